@@ -1,0 +1,102 @@
+"""Moves, and the codes of the piles they join.
+
+A move is ``Move(src, dst, count)``: ``count`` cards from the top of pile ``src`` to pile
+``dst``. Piles are small integers so the engine can compare them cheaply; ``str(move)`` and
+``Move.parse`` speak the notation of NOTATION.md and round-trip.
+"""
+
+import re
+from typing import NamedTuple
+
+STOCK = 0
+WASTE = 1
+#: Foundation ``i`` (0-based) is ``FOUNDATION + i``: f1 is 2, f8 is 9.
+FOUNDATION = 2
+FOUNDATIONS = 8
+#: Column ``j`` (0-based) is ``COLUMN + j``: t1 is 10.
+COLUMN = 10
+
+_MOVE = re.compile(r"(w|f([1-8])|t([1-9][0-9]?)(?::([1-9][0-9]?))?)-(f([1-8])|t([1-9][0-9]?))")
+
+
+class MoveSyntaxError(ValueError):
+    """A text that is not a move in the notation."""
+
+
+def pile_name(code: int) -> str:
+    """The notation of a pile: ``s``, ``w``, ``f3``, ``t10``."""
+    if code == STOCK:
+        return "s"
+    if code == WASTE:
+        return "w"
+    if code < COLUMN:
+        return f"f{code - FOUNDATION + 1}"
+    return f"t{code - COLUMN + 1}"
+
+
+class Move(NamedTuple):
+    src: int
+    dst: int
+    count: int = 1
+
+    def __str__(self) -> str:
+        text = _TEXT.get(self)
+        if text is None:
+            text = _TEXT[self] = _format(self)
+        return text
+
+    @staticmethod
+    def parse(text: str) -> "Move":
+        """The move ``text`` names; MoveSyntaxError if it is not written as NOTATION.md says."""
+        move = _PARSED.get(text)
+        if move is None:
+            move = _PARSED[text] = _parse(text)
+        return move
+
+    @property
+    def is_deal(self) -> bool:
+        return self.src == STOCK
+
+    @property
+    def is_redeal(self) -> bool:
+        return self.dst == STOCK
+
+
+DEAL = Move(STOCK, WASTE, 0)
+REDEAL = Move(WASTE, STOCK, 0)
+
+# Both caches are bounded by the notation: a few thousand distinct moves exist at most.
+_TEXT: dict[Move, str] = {}
+_PARSED: dict[str, Move] = {}
+
+
+def _format(move: Move) -> str:
+    if move == DEAL:
+        return "deal"
+    if move == REDEAL:
+        return "redeal"
+    src = pile_name(move.src)
+    if move.count != 1:
+        src += f":{move.count}"
+    return f"{src}-{pile_name(move.dst)}"
+
+
+def _parse(text: str) -> Move:
+    if not isinstance(text, str):
+        raise MoveSyntaxError("a move must be a string")
+    if text == "deal":
+        return DEAL
+    if text == "redeal":
+        return REDEAL
+    m = _MOVE.fullmatch(text)
+    if m is None:
+        raise MoveSyntaxError("not a move in the notation")
+    _, f_src, t_src, count, _, f_dst, t_dst = m.groups()
+    if f_src:
+        src = FOUNDATION + int(f_src) - 1
+    elif t_src:
+        src = COLUMN + int(t_src) - 1
+    else:
+        src = WASTE
+    dst = FOUNDATION + int(f_dst) - 1 if f_dst else COLUMN + int(t_dst) - 1
+    return Move(src, dst, int(count) if count else 1)

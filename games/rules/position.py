@@ -1,0 +1,454 @@
+"""A position of any of the ten games: legal moves, play, undo, won and stuck.
+
+One ``Position`` class serves every game; the ``Variant`` supplies what differs. A position is
+mutable and changes in place: ``play`` and ``undo`` touch only the piles a move joins, so a
+search can walk millions of positions without copying any.
+"""
+
+from .cards import ACE, KING, NAMES, SUITS, is_red, rank_of, suit_of
+from .moves import COLUMN, DEAL, FOUNDATION, REDEAL, STOCK, WASTE, Move, pile_name
+from .variants import Build, Variant
+
+WON, STUCK, PLAYING = "won", "stuck", "playing"
+ALL_HOME = 104
+SUIT_WORDS = {0: "clubs", 1: "diamonds", 2: "hearts", 3: "spades"}
+
+
+def _fits(build: Build, lower: int, upper: int) -> bool:
+    if rank_of(lower) != rank_of(upper) - 1:
+        return False
+    if build is Build.SAME_SUIT:
+        return suit_of(lower) == suit_of(upper)
+    if build is Build.ALTERNATE_COLOUR:
+        return is_red(lower) != is_red(upper)
+    return suit_of(lower) != suit_of(upper)
+
+
+#: ACCEPTS[build][top]: the cards that may be built on ``top``.
+ACCEPTS = {
+    b: tuple(frozenset(c for c in range(52) if _fits(b, c, top)) for top in range(52))
+    for b in Build
+}
+#: PARENTS[build][card]: the cards ``card`` may be built on.
+PARENTS = {
+    b: tuple(tuple(p for p in range(52) if _fits(b, c, p)) for c in range(52)) for b in Build
+}
+
+
+class IllegalMove(ValueError):
+    """A move the rules do not allow here; its text says why."""
+
+
+class Position:
+    """The piles of one game, with the moves that led there (for undo)."""
+
+    __slots__ = (
+        "_accepts",
+        "_parents",
+        "base_moves",
+        "columns",
+        "deal",
+        "down",
+        "foundations",
+        "history",
+        "home",
+        "redeals_left",
+        "stock",
+        "variant",
+        "waste",
+    )
+
+    def __init__(
+        self,
+        variant: Variant,
+        deal: int,
+        stock: list[int],
+        waste: list[int],
+        foundations: list[list[int]],
+        columns: list[list[int]],
+        down: list[int],
+        redeals_left: int,
+        base_moves: int = 0,
+    ):
+        self.variant = variant
+        self.deal = deal
+        self.stock = stock
+        self.waste = waste
+        self.foundations = foundations
+        self.columns = columns
+        #: down[j]: how many cards at the bottom of column j are face down.
+        self.down = down
+        self.redeals_left = redeals_left
+        #: Moves counted before this object's history began (a position read from text).
+        self.base_moves = base_moves
+        self.history: list[tuple[Move, int]] = []
+        self.home = sum(len(f) for f in foundations)
+        self._accepts = ACCEPTS[variant.build]
+        self._parents = PARENTS[variant.build]
+
+    # -- reading ----------------------------------------------------------------------------
+
+    @property
+    def moves(self) -> int:
+        """How many moves have been applied since the deal."""
+        return self.base_moves + len(self.history)
+
+    def is_won(self) -> bool:
+        return self.home == ALL_HOME
+
+    def is_stuck(self) -> bool:
+        return self.home != ALL_HOME and not self.legal_moves()
+
+    @property
+    def status(self) -> str:
+        if self.home == ALL_HOME:
+            return WON
+        return PLAYING if self.legal_moves() else STUCK
+
+    def face_up(self, j: int) -> list[int]:
+        """The face-up cards of column ``j`` (0-based), bottom to top."""
+        return self.columns[j][self.down[j] :]
+
+    def last_move(self) -> Move | None:
+        return self.history[-1][0] if self.history else None
+
+    def copy(self) -> "Position":
+        """An independent position with the same piles (its history starts empty)."""
+        return Position(
+            self.variant,
+            self.deal,
+            self.stock[:],
+            self.waste[:],
+            [f[:] for f in self.foundations],
+            [c[:] for c in self.columns],
+            self.down[:],
+            self.redeals_left,
+            self.moves,
+        )
+
+    def key(self) -> tuple:
+        """What makes two positions the same (not the way they were reached)."""
+        return (
+            self.variant.id,
+            tuple(self.stock),
+            tuple(self.waste),
+            tuple(map(tuple, self.foundations)),
+            tuple(map(tuple, self.columns)),
+            tuple(self.down),
+            self.redeals_left,
+        )
+
+    # -- legality ---------------------------------------------------------------------------
+
+    def check(self, move: Move) -> str | None:
+        """Why ``move`` is illegal here, or None when the rules allow it."""
+        src, dst, count = move
+        variant = self.variant
+        if self.home == ALL_HOME:
+            return "the game is already won"
+        if move == DEAL:
+            return None if self.stock else "the stock is empty"
+        if move == REDEAL:
+            if not variant.redeals:
+                return "this game has no redeal"
+            if self.stock:
+                return "the stock is not empty yet"
+            if not self.waste:
+                return "the waste is empty"
+            if not self.redeals_left:
+                return "no redeals are left"
+            return None
+        ncols = len(self.columns)
+        if dst >= COLUMN + ncols or src >= COLUMN + ncols:
+            return f"there is no column {max(src, dst) - COLUMN + 1} in this game"
+        if src <= WASTE or dst <= WASTE or count < 1:
+            return "not a move of this game"
+        if src == dst:
+            return "a card cannot move onto its own pile"
+
+        if src == WASTE:
+            if not self.waste:
+                return "the waste is empty"
+            if count != 1:
+                return "only the waste's top card can move"
+            c = self.waste[-1]
+        elif src >= COLUMN:
+            j = src - COLUMN
+            col = self.columns[j]
+            if not col:
+                return f"column {j + 1} is empty"
+            if count > len(col) - self.down[j]:
+                return f"column {j + 1} has only {len(col) - self.down[j]} face-up cards"
+            if count > 1:
+                if not variant.sequence_moves:
+                    return "only one card moves at a time in this game"
+                accepts = self._accepts
+                for i in range(len(col) - count, len(col) - 1):
+                    if col[i + 1] not in accepts[col[i]]:
+                        return f"the top {count} cards of column {j + 1} are not a sequence"
+            c = col[-count]
+        else:
+            i = src - FOUNDATION
+            if not variant.devils:
+                return "cards never leave a foundation"
+            if i >= 4:
+                return "cards on a right foundation never move again"
+            if dst < COLUMN:
+                return "a foundation's card may only go back to a column"
+            f = self.foundations[i]
+            if not f:
+                return f"foundation {i + 1} is empty"
+            if count != 1:
+                return "a foundation gives back one card at a time"
+            c = f[-1]
+
+        if dst >= COLUMN:
+            j = dst - COLUMN
+            col = self.columns[j]
+            if not col:
+                if count > 1 and variant.devils:
+                    return "an empty column takes a single card only"
+                return None
+            if c not in self._accepts[col[-1]]:
+                return (
+                    f"{NAMES[c]} does not go on {NAMES[col[-1]]}: build down by one rank "
+                    f"in {_build_words(variant.build)}"
+                )
+            return None
+
+        i = dst - FOUNDATION
+        if variant.devils and i >= 4:
+            if src < COLUMN or count != 13:
+                return "a right foundation takes only a complete King-to-Ace sequence from a column"
+            if self.foundations[i]:
+                return f"right foundation {i + 1} is already filled"
+            if any(f and suit_of(f[0]) == suit_of(c) for f in self.foundations[4:]):
+                return f"another right foundation already holds the {SUIT_WORDS[suit_of(c)]}"
+            return None
+        if count != 1:
+            return "a foundation takes one card at a time"
+        f = self.foundations[i]
+        if not f:
+            if rank_of(c) != ACE:
+                return f"an empty foundation takes an Ace, not {NAMES[c]}"
+            if variant.devils and any(
+                g and suit_of(g[0]) == suit_of(c) for g in self.foundations[:4]
+            ):
+                return f"another left foundation already holds the {SUIT_WORDS[suit_of(c)]}"
+            return None
+        top = f[-1]
+        if rank_of(top) == KING:
+            return f"foundation {i + 1} is complete"
+        if c != top + 4:
+            return f"foundation {i + 1} takes {NAMES[top + 4]} next, not {NAMES[c]}"
+        return None
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, in a stable order."""
+        if self.home == ALL_HOME:
+            return []
+        variant = self.variant
+        moves: list[Move] = []
+        if self.stock:
+            moves.append(DEAL)
+        elif self.waste and self.redeals_left:
+            moves.append(REDEAL)
+
+        foundations = self.foundations
+        single = 4 if variant.devils else 8
+        needs: dict[int, list[int]] = {}
+        empty_foundations: list[int] = []
+        for i in range(single):
+            f = foundations[i]
+            if not f:
+                empty_foundations.append(i)
+            elif len(f) < 13:
+                needs.setdefault(f[-1] + 4, []).append(FOUNDATION + i)
+        if variant.devils and empty_foundations:
+            held = {suit_of(f[0]) for f in foundations[:4] if f}
+        else:
+            held = ()
+
+        tops: dict[int, list[int]] = {}
+        empties: list[int] = []
+        columns = self.columns
+        for j, col in enumerate(columns):
+            if col:
+                tops.setdefault(col[-1], []).append(COLUMN + j)
+            else:
+                empties.append(COLUMN + j)
+
+        parents = self._parents
+        no_empty_runs = variant.devils
+
+        def to_columns(src: int, c: int, count: int) -> None:
+            for p in parents[c]:
+                for d in tops.get(p, ()):
+                    moves.append(Move(src, d, count))
+            if empties and not (count > 1 and no_empty_runs):
+                for d in empties:
+                    if d != src:
+                        moves.append(Move(src, d, count))
+
+        def to_foundations(src: int, c: int) -> None:
+            for d in needs.get(c, ()):
+                moves.append(Move(src, d, 1))
+            if c < 4 and empty_foundations and c not in held:
+                for i in empty_foundations:
+                    moves.append(Move(src, FOUNDATION + i, 1))
+
+        if self.waste:
+            c = self.waste[-1]
+            to_foundations(WASTE, c)
+            to_columns(WASTE, c, 1)
+
+        accepts = self._accepts
+        sequences = variant.sequence_moves
+        down = self.down
+        for j, col in enumerate(columns):
+            if not col:
+                continue
+            src = COLUMN + j
+            c = col[-1]
+            to_foundations(src, c)
+            to_columns(src, c, 1)
+            if not sequences:
+                continue
+            i = len(col) - 1
+            lowest = down[j]
+            while i > lowest and col[i] in accepts[col[i - 1]]:
+                i -= 1
+                to_columns(src, col[i], len(col) - i)
+            if variant.devils and len(col) - i >= 13 and rank_of(col[-13]) == KING:
+                suit = suit_of(col[-13])
+                if not any(f and suit_of(f[0]) == suit for f in foundations[4:]):
+                    for k in range(4, 8):
+                        if not foundations[k]:
+                            moves.append(Move(src, FOUNDATION + k, 13))
+
+        if variant.devils:
+            for i in range(4):
+                f = foundations[i]
+                if f:
+                    to_columns(FOUNDATION + i, f[-1], 1)
+        return moves
+
+    # -- changing ---------------------------------------------------------------------------
+
+    def play(self, move: Move) -> None:
+        """Apply ``move``, turning up a face-down card it uncovers; IllegalMove says why not."""
+        reason = self.check(move)
+        if reason is not None:
+            raise IllegalMove(reason)
+        self.apply(move)
+
+    def apply(self, move: Move) -> None:
+        """Apply a move already known to be legal (a search's inner loop)."""
+        src, dst, count = move
+        if src == STOCK:
+            stock, waste = self.stock, self.waste
+            n = min(self.variant.stock_deal, len(stock))
+            for _ in range(n):
+                waste.append(stock.pop())
+            self.history.append((move, n))
+            return
+        if dst == STOCK:
+            self.stock = self.waste[::-1]
+            self.waste = []
+            self.redeals_left -= 1
+            self.history.append((move, 0))
+            return
+        flipped = 0
+        if src >= COLUMN:
+            j = src - COLUMN
+            col = self.columns[j]
+            if count == 1:
+                cards = (col.pop(),)
+            else:
+                cards = col[-count:]
+                del col[-count:]
+            if col and len(col) == self.down[j]:
+                self.down[j] -= 1
+                flipped = 1
+        elif src == WASTE:
+            cards = (self.waste.pop(),)
+        else:
+            cards = (self.foundations[src - FOUNDATION].pop(),)
+            self.home -= 1
+        if dst >= COLUMN:
+            self.columns[dst - COLUMN].extend(cards)
+        else:
+            self.foundations[dst - FOUNDATION].extend(cards)
+            self.home += count
+        self.history.append((move, flipped))
+
+    def undo(self) -> Move:
+        """Take back the last move and return it; IndexError when there is none."""
+        move, extra = self.history.pop()
+        src, dst, count = move
+        if src == STOCK:
+            stock, waste = self.stock, self.waste
+            for _ in range(extra):
+                stock.append(waste.pop())
+            return move
+        if dst == STOCK:
+            self.waste = self.stock[::-1]
+            self.stock = []
+            self.redeals_left += 1
+            return move
+        if dst >= COLUMN:
+            pile = self.columns[dst - COLUMN]
+        else:
+            pile = self.foundations[dst - FOUNDATION]
+            self.home -= count
+        cards = pile[-count:]
+        del pile[-count:]
+        if src >= COLUMN:
+            j = src - COLUMN
+            if extra:
+                self.down[j] += 1
+            self.columns[j].extend(cards)
+        elif src == WASTE:
+            self.waste.extend(cards)
+        else:
+            self.foundations[src - FOUNDATION].extend(cards)
+            self.home += 1
+        return move
+
+    # -- text -------------------------------------------------------------------------------
+
+    def text(self) -> str:
+        """The position in NOTATION.md's text form (no trailing newline)."""
+        lines = [
+            f"variant: {self.variant.id}",
+            f"deal: {self.deal}",
+            f"status: {self.status}",
+            f"moves: {self.moves}",
+            f"redeals-left: {self.redeals_left}",
+            _pile_line("s", self.stock),
+            _pile_line("w", self.waste),
+        ]
+        lines += [_pile_line(f"f{i + 1}", f) for i, f in enumerate(self.foundations)]
+        for j, col in enumerate(self.columns):
+            d = self.down[j]
+            names = [f"({NAMES[c]})" for c in col[:d]] + [NAMES[c] for c in col[d:]]
+            lines.append(f"t{j + 1}:" + ("".join(" " + n for n in names)))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<Position {self.variant.id} deal {self.deal}, {self.moves} moves>"
+
+
+def _pile_line(key: str, cards: list[int]) -> str:
+    return f"{key}:" + "".join(" " + NAMES[c] for c in cards)
+
+
+def _build_words(build: Build) -> str:
+    return {
+        Build.SAME_SUIT: "the same suit",
+        Build.ALTERNATE_COLOUR: "alternate colour",
+        Build.DIFFERENT_SUIT: "a different suit",
+    }[build]
+
+
+__all__ = ["PLAYING", "STUCK", "SUITS", "WON", "IllegalMove", "Position", "pile_name"]

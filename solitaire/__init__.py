@@ -1,0 +1,1 @@
+"""The Django project of the Forty Thieves patience site."""

@@ -161,7 +161,7 @@ class Position:
         ncols = len(self.columns)
         if dst >= COLUMN + ncols or src >= COLUMN + ncols:
             return f"there is no column {max(src, dst) - COLUMN + 1} in this game"
-        if src <= WASTE or dst <= WASTE or count < 1:
+        if src == STOCK or dst <= WASTE or count < 1:
             return "not a move of this game"
         if src == dst:
             return "a card cannot move onto its own pile"

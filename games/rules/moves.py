@@ -48,6 +48,8 @@ class Move(NamedTuple):
     @staticmethod
     def parse(text: str) -> "Move":
         """The move ``text`` names; MoveSyntaxError if it is not written as NOTATION.md says."""
+        if type(text) is not str:
+            raise MoveSyntaxError("a move must be a string")
         move = _PARSED.get(text)
         if move is None:
             move = _PARSED[text] = _parse(text)
@@ -64,6 +66,13 @@ class Move(NamedTuple):
 
 DEAL = Move(STOCK, WASTE, 0)
 REDEAL = Move(WASTE, STOCK, 0)
+
+#: MOVE_TABLE[src][dst][count]: every move between piles, made once so that generating legal
+#: moves in a search's inner loop only looks them up.
+MOVE_TABLE = [
+    [tuple(Move(src, dst, count) for count in range(14)) for dst in range(COLUMN + 13)]
+    for src in range(COLUMN + 13)
+]
 
 # Both caches are bounded by the notation: a few thousand distinct moves exist at most.
 _TEXT: dict[Move, str] = {}
@@ -82,8 +91,6 @@ def _format(move: Move) -> str:
 
 
 def _parse(text: str) -> Move:
-    if not isinstance(text, str):
-        raise MoveSyntaxError("a move must be a string")
     if text == "deal":
         return DEAL
     if text == "redeal":

@@ -6,7 +6,7 @@ search can walk millions of positions without copying any.
 """
 
 from .cards import ACE, KING, NAMES, SUITS, is_red, rank_of, suit_of
-from .moves import COLUMN, DEAL, FOUNDATION, REDEAL, STOCK, WASTE, Move, pile_name
+from .moves import COLUMN, DEAL, FOUNDATION, MOVE_TABLE, REDEAL, STOCK, WASTE, Move, pile_name
 from .variants import Build, Variant
 
 WON, STUCK, PLAYING = "won", "stuck", "playing"
@@ -248,27 +248,32 @@ class Position:
         if self.home == ALL_HOME:
             return []
         variant = self.variant
+        devils = variant.devils
         moves: list[Move] = []
+        append = moves.append
         if self.stock:
-            moves.append(DEAL)
+            append(DEAL)
         elif self.waste and self.redeals_left:
-            moves.append(REDEAL)
+            append(REDEAL)
 
+        # needs[card]: the foundations that take ``card`` next.
         foundations = self.foundations
-        single = 4 if variant.devils else 8
         needs: dict[int, list[int]] = {}
         empty_foundations: list[int] = []
-        for i in range(single):
+        for i in range(4 if devils else 8):
             f = foundations[i]
             if not f:
-                empty_foundations.append(i)
+                empty_foundations.append(FOUNDATION + i)
             elif len(f) < 13:
                 needs.setdefault(f[-1] + 4, []).append(FOUNDATION + i)
-        if variant.devils and empty_foundations:
-            held = {suit_of(f[0]) for f in foundations[:4] if f}
-        else:
-            held = ()
+        if empty_foundations:
+            # An Ace's value is its suit; Forty Devils' left foundations hold distinct suits.
+            held = {f[0] for f in foundations[:4] if f} if devils else ()
+            for ace in range(4):
+                if ace not in held:
+                    needs[ace] = empty_foundations
 
+        # tops[card]: the columns whose top card is ``card``.
         tops: dict[int, list[int]] = {}
         empties: list[int] = []
         columns = self.columns
@@ -279,28 +284,18 @@ class Position:
                 empties.append(COLUMN + j)
 
         parents = self._parents
-        no_empty_runs = variant.devils
-
-        def to_columns(src: int, c: int, count: int) -> None:
-            for p in parents[c]:
-                for d in tops.get(p, ()):
-                    moves.append(Move(src, d, count))
-            if empties and not (count > 1 and no_empty_runs):
-                for d in empties:
-                    if d != src:
-                        moves.append(Move(src, d, count))
-
-        def to_foundations(src: int, c: int) -> None:
-            for d in needs.get(c, ()):
-                moves.append(Move(src, d, 1))
-            if c < 4 and empty_foundations and c not in held:
-                for i in empty_foundations:
-                    moves.append(Move(src, FOUNDATION + i, 1))
-
+        nget = needs.get
+        tget = tops.get
         if self.waste:
             c = self.waste[-1]
-            to_foundations(WASTE, c)
-            to_columns(WASTE, c, 1)
+            row = MOVE_TABLE[WASTE]
+            for d in nget(c, ()):
+                append(row[d][1])
+            for p in parents[c]:
+                for d in tget(p, ()):
+                    append(row[d][1])
+            for d in empties:
+                append(row[d][1])
 
         accepts = self._accepts
         sequences = variant.sequence_moves
@@ -309,28 +304,45 @@ class Position:
             if not col:
                 continue
             src = COLUMN + j
+            row = MOVE_TABLE[src]
             c = col[-1]
-            to_foundations(src, c)
-            to_columns(src, c, 1)
+            for d in nget(c, ()):
+                append(row[d][1])
+            for p in parents[c]:
+                for d in tget(p, ()):
+                    append(row[d][1])
+            for d in empties:
+                append(row[d][1])
             if not sequences:
                 continue
             i = len(col) - 1
             lowest = down[j]
             while i > lowest and col[i] in accepts[col[i - 1]]:
                 i -= 1
-                to_columns(src, col[i], len(col) - i)
-            if variant.devils and len(col) - i >= 13 and rank_of(col[-13]) == KING:
+                count = len(col) - i
+                for p in parents[col[i]]:
+                    for d in tget(p, ()):
+                        append(row[d][count])
+                if not devils:
+                    for d in empties:
+                        append(row[d][count])
+            if devils and len(col) - i >= 13 and rank_of(col[-13]) == KING:
                 suit = suit_of(col[-13])
                 if not any(f and suit_of(f[0]) == suit for f in foundations[4:]):
                     for k in range(4, 8):
                         if not foundations[k]:
-                            moves.append(Move(src, FOUNDATION + k, 13))
+                            append(row[FOUNDATION + k][13])
 
-        if variant.devils:
+        if devils:
             for i in range(4):
                 f = foundations[i]
                 if f:
-                    to_columns(FOUNDATION + i, f[-1], 1)
+                    row = MOVE_TABLE[FOUNDATION + i]
+                    for p in parents[f[-1]]:
+                        for d in tget(p, ()):
+                            append(row[d][1])
+                    for d in empties:
+                        append(row[d][1])
         return moves
 
     # -- changing ---------------------------------------------------------------------------

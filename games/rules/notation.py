@@ -121,6 +121,12 @@ def position_from_text(text: str, *, strict: bool = True) -> Position:
         raise PositionTextError(f"missing or bad line: {e}") from None
     if values:
         raise PositionTextError(f"unexpected lines: {', '.join(values)}")
+    if not 0 <= redeals_left <= variant.redeals:
+        raise PositionTextError(f"{variant.name} allows 0 to {variant.redeals} redeals left")
+    if any(d > variant.face_down for d in down):
+        raise PositionTextError(
+            f"{variant.name} has at most {variant.face_down} face-down cards in a column"
+        )
     if strict:
         counts = [0] * 52
         for pile in [stock, waste, *foundations, *columns]:

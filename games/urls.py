@@ -7,4 +7,17 @@ from . import views
 app_name = "games"
 urlpatterns = [
     path("", views.home, name="home"),
+    path("rules/<slug:variant>/", views.rules, name="rules"),
+    path("new/", views.new_game, name="new"),
+    path("play/<slug:variant>/<str:deal>/", views.play_deal, name="play_deal"),
+    path("import/", views.import_record, name="import"),
+    path("g/<str:public_id>/", views.game, name="game"),
+    path("g/<str:public_id>/record/", views.record, name="record"),
+    path("g/<str:public_id>/move/", views.move, name="move"),
+    path("g/<str:public_id>/to-foundation/", views.to_foundation, name="to_foundation"),
+    path("g/<str:public_id>/undo/", views.undo, name="undo"),
+    path("g/<str:public_id>/redo/", views.redo, name="redo"),
+    path("g/<str:public_id>/restart/", views.restart, name="restart"),
+    path("g/<str:public_id>/give-up/", views.give_up, name="give_up"),
+    path("g/<str:public_id>/autoplay/", views.autoplay, name="autoplay"),
 ]

@@ -1,9 +1,345 @@
-"""The games' pages: thin views that read the request and render."""
+"""The games' pages: thin views that read the request, check who may see what, call a service
+and render a page, or for htmx just the board.
 
-from django.shortcuts import render
+Every game is looked up by its owner: someone else's game id is a 404. Bad input (a garbled
+form, an unknown move, an illegal one, a finished game) gets a clear message and a 4xx: for
+htmx the board with the message (400 garbled, 409 not possible now, 422 illegal; the page's
+htmx configuration swaps those in), without JavaScript the whole page. A stale ply (the game
+moved on in another window) is not an error: the current board comes back with a note.
+"""
 
-from .rules import VARIANTS
+import secrets
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from . import services
+from .board import build_board, picks
+from .forms import RANDOM_DEALS, NewGameForm, RecordForm, parse_deal_number
+from .guide import BUILD_WORDS, DETAILS, PYSOLFC, SUMMARIES, layout
+from .models import Game
+from .owners import owner_of
+from .rules import MAX_DEAL, VARIANTS, IllegalMove, Move, MoveSyntaxError, Record, RecordError
+
+#: The session key of the per-game-type "automatic moves to foundations" settings.
+AUTOPLAY_KEY = "autoplay"
+#: The longest move text worth echoing back in a message.
+ECHO = 20
 
 
-def home(request):
-    return render(request, "games/home.html", {"variants": VARIANTS.values()})
+# -- pages ----------------------------------------------------------------------------------
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return _home(request, NewGameForm())
+
+
+@require_GET
+def rules(request: HttpRequest, variant: str) -> HttpResponse:
+    if variant not in VARIANTS:
+        raise Http404(_("There is no such game."))
+    rules_of = VARIANTS[variant]
+    return render(
+        request,
+        "games/rules.html",
+        {
+            "variant": rules_of,
+            "summary": SUMMARIES[variant],
+            "layout": layout(rules_of),
+            "build": BUILD_WORDS[rules_of.build],
+            "details": DETAILS.get(variant, []),
+            "pysolfc": PYSOLFC.get(variant),
+        },
+    )
+
+
+@require_POST
+def new_game(request: HttpRequest) -> HttpResponse:
+    """Start a game of the posted game type: the posted deal number, or a random one."""
+    form = NewGameForm(request.POST)
+    if not form.is_valid():
+        return _home(request, form, status=400)
+    deal = form.cleaned_data["deal"] or secrets.randbelow(RANDOM_DEALS) + 1
+    game = services.start_game(owner_of(request, create=True), form.cleaned_data["variant"], deal)
+    return _go(request, _game_url(game))
+
+
+@require_GET
+def play_deal(request: HttpRequest, variant: str, deal: str) -> HttpResponse:
+    """The shareable link to a deal: start (or resume, if untouched) a game of it."""
+    if variant not in VARIANTS:
+        raise Http404(_("There is no such game."))
+    number = parse_deal_number(deal)
+    if number is None:
+        return render(
+            request,
+            "games/problem.html",
+            {
+                "problem": _(
+                    "“%(deal)s” is not a deal number: a deal number is a whole number "
+                    "from 1 to %(max)s."
+                )
+                % {"deal": deal[:ECHO], "max": MAX_DEAL}
+            },
+            status=400,
+        )
+    game = services.find_or_start_game(owner_of(request, create=True), variant, number)
+    return redirect(_game_url(game))
+
+
+@require_http_methods(["GET", "POST"])
+def import_record(request: HttpRequest) -> HttpResponse:
+    """Start a game from a pasted or uploaded record, every move checked by the engine."""
+    if request.method == "GET":
+        return render(request, "games/import.html", {"form": RecordForm()})
+    form = RecordForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            game = services.start_from_record(
+                owner_of(request, create=True), form.cleaned_data["record"]
+            )
+        except RecordError as e:
+            form.add_error(None, _("This record cannot be played: %(reason)s.") % {"reason": e})
+        else:
+            messages.success(request, _("The record is loaded: play on from its last move."))
+            return redirect(_game_url(game))
+    return render(request, "games/import.html", {"form": form}, status=400)
+
+
+@require_GET
+def game(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The game page; ``?pick=t3:2`` shows those cards picked up, ready to put down."""
+    game = _game_or_404(request, public_id)
+    position = game.position()
+    pick = request.GET.get("pick", "")
+    if pick and (game.is_finished or pick not in picks(position)):
+        return _render(
+            request, game, message=_("Those cards cannot be picked up."), level="error", status=400
+        )
+    message = ""
+    if pick:
+        board = build_board(position, pick)
+        message = _("Picked up %(card)s: choose where to put it.") % {"card": board.pick_label}
+    return _render(request, game, position, pick=pick, message=message)
+
+
+@require_GET
+def record(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The game as a NOTATION.md record, to download."""
+    game = _game_or_404(request, public_id)
+    moves = list(game.moves.order_by("ply").values_list("notation", flat=True))
+    extra = {
+        "game": game.public_id,
+        "status": game.status,
+        "created": game.created_at.isoformat(),
+        "seconds_played": game.seconds_played,
+    }
+    if game.owner is not None:
+        extra["player"] = game.owner.get_username()
+    if game.finished_at is not None:
+        extra["finished"] = game.finished_at.isoformat()
+    text = Record(game.variant, game.deal_number, moves).to_json(**extra)
+    response = HttpResponse(text, content_type="application/json")
+    filename = f"{game.variant}-{game.deal}-{game.public_id}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+# -- actions --------------------------------------------------------------------------------
+
+
+@require_POST
+def move(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Play the posted move (notation) on the board the player saw (its ply)."""
+    game = _game_or_404(request, public_id)
+    ply = _posted_ply(request)
+    text = request.POST.get("move", "")
+    if ply is None or not text:
+        return _garbled(request, game)
+    try:
+        move = Move.parse(text)
+    except MoveSyntaxError:
+        return _refuse(request, game, _("“%(move)s” is not a move.") % {"move": text[:ECHO]}, 400)
+    autoplay = _autoplay(request, game.variant)
+    return _act(request, game, lambda: services.play(game, ply, move, autoplay=autoplay))
+
+
+@require_POST
+def to_foundation(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Send the picked card (``pick``: ``w``, ``t3``) to the first foundation that takes it."""
+    game = _game_or_404(request, public_id)
+    ply = _posted_ply(request)
+    pick = request.POST.get("pick", "")
+    if ply is None or not pick:
+        return _garbled(request, game)
+    try:
+        Move.parse(f"{pick}-f1")
+    except MoveSyntaxError:
+        return _refuse(request, game, _("“%(pick)s” is not a card.") % {"pick": pick[:ECHO]}, 400)
+    autoplay = _autoplay(request, game.variant)
+    return _act(
+        request, game, lambda: services.send_to_foundation(game, ply, pick, autoplay=autoplay)
+    )
+
+
+@require_POST
+def undo(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _game_or_404(request, public_id)
+    ply = _posted_ply(request)
+    if ply is None:
+        return _garbled(request, game)
+    return _act(request, game, lambda: services.undo(game, ply))
+
+
+@require_POST
+def redo(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _game_or_404(request, public_id)
+    ply = _posted_ply(request)
+    if ply is None:
+        return _garbled(request, game)
+    return _act(request, game, lambda: services.redo(game, ply))
+
+
+@require_POST
+def restart(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _game_or_404(request, public_id)
+    return _act(request, game, lambda: services.restart(game))
+
+
+@require_POST
+def give_up(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _game_or_404(request, public_id)
+    return _act(request, game, lambda: services.give_up(game))
+
+
+@require_POST
+def autoplay(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Turn the automatic moves to the foundations on or off, for this game type."""
+    game = _game_or_404(request, public_id)
+    value = request.POST.get("autoplay")
+    if value not in ("on", "off"):
+        return _garbled(request, game)
+    settings = dict(request.session.get(AUTOPLAY_KEY, {}))
+    settings[game.variant] = value == "on"
+    request.session[AUTOPLAY_KEY] = settings
+    if value == "on":
+        said = _("Automatic moves to the foundations are on.")
+    else:
+        said = _("Automatic moves to the foundations are off.")
+    return _answer(request, game, said)
+
+
+# -- helpers --------------------------------------------------------------------------------
+
+
+def _game_or_404(request: HttpRequest, public_id: str) -> Game:
+    return get_object_or_404(Game.objects.owned_by(owner_of(request)), public_id=public_id)
+
+
+def _game_url(game: Game) -> str:
+    return reverse("games:game", args=[game.public_id])
+
+
+def _go(request: HttpRequest, url: str) -> HttpResponse:
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
+
+
+def _posted_ply(request: HttpRequest) -> int | None:
+    text = request.POST.get("ply", "")
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:
+        return None
+    return int(text)
+
+
+def _autoplay(request: HttpRequest, variant: str) -> bool:
+    """The player's setting for this game type: on by default, except for Forty Devils."""
+    setting = request.session.get(AUTOPLAY_KEY, {}).get(variant)
+    if isinstance(setting, bool):
+        return setting
+    return not VARIANTS[variant].devils
+
+
+def _act(request: HttpRequest, game: Game, action) -> HttpResponse:
+    """Run a service ``action`` on ``game`` and answer with what became of it."""
+    try:
+        outcome = action()
+    except services.StalePly as stale:
+        return _answer(request, stale.game, str(stale), level="warning")
+    except IllegalMove as e:
+        return _refuse(request, game, _("That move is not allowed: %(reason)s.") % {"reason": e})
+    except services.GameError as e:
+        return _refuse(request, game, str(e), 409)
+    return _answer(request, outcome.game, " ".join(outcome.said), position=outcome.position)
+
+
+def _answer(request: HttpRequest, game: Game, said: str, *, level="success", position=None):
+    """After a change: the board for htmx, else back to the game page (POST/redirect/GET)."""
+    if request.htmx:
+        return _render(request, game, position, message=said, level=level)
+    messages.add_message(
+        request, messages.WARNING if level == "warning" else messages.SUCCESS, said
+    )
+    return redirect(_game_url(game))
+
+
+def _refuse(request: HttpRequest, game: Game, message: str, status: int = 422) -> HttpResponse:
+    return _render(request, game, message=message, level="error", status=status)
+
+
+def _garbled(request: HttpRequest, game: Game) -> HttpResponse:
+    return _refuse(
+        request, game, _("The request was incomplete: reload the page and try again."), 400
+    )
+
+
+def _render(
+    request: HttpRequest,
+    game: Game,
+    position=None,
+    *,
+    pick: str = "",
+    message: str = "",
+    level: str = "success",
+    status: int = 200,
+) -> HttpResponse:
+    """The game page, or for htmx (not restoring history) the board and the message."""
+    position = position if position is not None else game.position()
+    variant = VARIANTS[game.variant]
+    context = {
+        "game": game,
+        "variant": variant,
+        "board": build_board(position, pick, playable=not game.is_finished),
+        "game_url": _game_url(game),
+        "autoplay": _autoplay(request, game.variant),
+        "message": message,
+        "level": level,
+        "share_url": request.build_absolute_uri(
+            reverse("games:play_deal", args=[game.variant, game.deal])
+        ),
+        "slots": max(variant.columns, 11 if variant.stock_deal > 1 else 10),
+    }
+    partial = request.htmx and not request.htmx.history_restore_request
+    template = "games/play.html#board-response" if partial else "games/play.html"
+    response = render(request, template, context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _home(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpResponse:
+    games = Game.objects.owned_by(owner_of(request)).in_progress().order_by("-updated_at")[:50]
+    variants = [(v, SUMMARIES[v.id]) for v in VARIANTS.values()]
+    return render(
+        request,
+        "games/home.html",
+        {"variants": variants, "form": form, "games": games},
+        status=status,
+    )

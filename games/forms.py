@@ -1,0 +1,74 @@
+"""Forms for starting games: a new deal (random or chosen) and a pasted or uploaded record."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .rules import MAX_DEAL, VARIANTS, RecordError, parse_record
+
+#: Random deals are drawn from 1..RANDOM_DEALS: a billion deals, with short numbers to share.
+RANDOM_DEALS = 10**9 - 1
+#: A record of even a very long game is a few kilobytes.
+MAX_RECORD_BYTES = 256 * 1024
+
+
+def parse_deal_number(text: str) -> int | None:
+    """The deal number ``text`` names (digits, 1..MAX_DEAL), or None."""
+    text = text.strip()
+    if not text.isascii() or not text.isdigit() or len(text.lstrip("0")) > 20:
+        return None
+    number = int(text)
+    return number if 1 <= number <= MAX_DEAL else None
+
+
+class NewGameForm(forms.Form):
+    variant = forms.ChoiceField(
+        label=_("Game"), choices=[(v.id, v.name) for v in VARIANTS.values()]
+    )
+    deal = forms.CharField(
+        label=_("Deal number"),
+        required=False,
+        max_length=40,
+        help_text=_("Leave empty for a random deal."),
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+
+    def clean_deal(self) -> int | None:
+        text = self.cleaned_data["deal"].strip()
+        if not text:
+            return None
+        number = parse_deal_number(text)
+        if number is None:
+            raise forms.ValidationError(
+                _("A deal number is a whole number from 1 to %(max)s."), params={"max": MAX_DEAL}
+            )
+        return number
+
+
+class RecordForm(forms.Form):
+    text = forms.CharField(
+        label=_("Paste a record"),
+        required=False,
+        max_length=MAX_RECORD_BYTES,
+        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
+    )
+    file = forms.FileField(label=_("or upload a record file"), required=False)
+
+    def clean(self):
+        data = super().clean()
+        upload = data.get("file")
+        text = data.get("text", "")
+        if upload is not None:
+            if upload.size > MAX_RECORD_BYTES:
+                raise forms.ValidationError(_("That file is too large to be a game record."))
+            content: str | bytes = upload.read()
+        elif text.strip():
+            content = text
+        else:
+            raise forms.ValidationError(_("Paste a record or choose a file."))
+        try:
+            data["record"] = parse_record(content)
+        except RecordError as e:
+            raise forms.ValidationError(
+                _("This record cannot be read: %(reason)s."), params={"reason": e}
+            ) from None
+        return data

@@ -1,0 +1,153 @@
+"""The stored games: a game's deal and move log are its truth, the snapshot a cache of them.
+
+Only ``games.services`` writes these rows; everything else reads them.
+"""
+
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from .rules import VARIANTS, get_variant, position_from_text
+
+#: A deal number is stored as its digits: 10^20 - 1 does not fit a 64-bit integer column.
+DEAL_DIGITS = 20
+
+
+def new_public_id() -> str:
+    """A random, unguessable id for URLs (16 URL-safe characters, 96 bits)."""
+    return secrets.token_urlsafe(12)
+
+
+class GameQuerySet(models.QuerySet):
+    def owned_by(self, owner) -> "GameQuerySet":
+        """The games of ``owner`` (a ``games.owners.Owner``); none for an owner without a key."""
+        if owner.user is not None:
+            return self.filter(owner=owner.user)
+        if owner.session_key:
+            return self.filter(owner__isnull=True, session_key=owner.session_key)
+        return self.none()
+
+    def in_progress(self) -> "GameQuerySet":
+        return self.filter(status__in=[Game.Status.PLAYING, Game.Status.STUCK])
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("playing")
+        WON = "won", _("won")
+        # Not final: an undo may bring the game back to playing.
+        STUCK = "stuck", _("stuck")
+        GIVEN_UP = "given-up", _("given up")
+
+    public_id = models.CharField(
+        _("game id"), max_length=22, unique=True, default=new_public_id, editable=False
+    )
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("player"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="games",
+    )
+    #: A guest's session key; empty for a signed-in player's game.
+    session_key = models.CharField(_("guest session"), max_length=40, blank=True, default="")
+    variant = models.CharField(
+        _("game"), max_length=20, choices=[(v.id, v.name) for v in VARIANTS.values()]
+    )
+    deal = models.CharField(_("deal number"), max_length=DEAL_DIGITS)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PLAYING
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    first_move_at = models.DateTimeField(_("first move"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    #: The last time the player did something: the clock and "newest first" both use it.
+    updated_at = models.DateTimeField(_("last played"), default=timezone.now)
+    seconds_played = models.PositiveIntegerField(_("seconds played"), default=0)
+    #: Every move played, including those later undone; ``ply`` counts the log.
+    move_count = models.PositiveIntegerField(_("moves played"), default=0)
+    undo_count = models.PositiveIntegerField(_("undos"), default=0)
+    hint_count = models.PositiveIntegerField(_("hints"), default=0)
+    ply = models.PositiveIntegerField(_("ply"), default=0)
+    #: The position after the move log, as NOTATION.md's position text.
+    snapshot = models.TextField(_("position"))
+    #: Undone groups of moves, the next one to redo last; each group is the player's move
+    #: followed by the automatic moves it set off.
+    redo = models.JSONField(_("moves to redo"), default=list, blank=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(owner__isnull=False) | ~Q(session_key=""), name="game_has_an_owner"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["owner", "-updated_at"], name="game_owner_recent"),
+            models.Index(fields=["session_key", "-updated_at"], name="game_guest_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.variant} {self.deal} ({self.public_id})"
+
+    @property
+    def deal_number(self) -> int:
+        return int(self.deal)
+
+    @property
+    def rules(self):
+        """The game's ``Variant``."""
+        return get_variant(self.variant)
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (self.Status.WON, self.Status.GIVEN_UP)
+
+    @property
+    def time_played(self) -> timedelta:
+        return timedelta(seconds=self.seconds_played)
+
+    @property
+    def clock(self) -> str:
+        """Time played as ``m:ss`` or ``h:mm:ss``."""
+        minutes, seconds = divmod(self.seconds_played, 60)
+        hours, minutes = divmod(minutes, 60)
+        if hours:
+            return f"{hours}:{minutes:02}:{seconds:02}"
+        return f"{minutes}:{seconds:02}"
+
+    def position(self):
+        """The current position, read from the snapshot."""
+        return position_from_text(self.snapshot)
+
+
+class Move(models.Model):
+    game = models.ForeignKey(
+        Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="moves"
+    )
+    #: 1-based: the game's first move has ply 1, and after a move ``game.ply == move.ply``.
+    ply = models.PositiveIntegerField(_("ply"))
+    notation = models.CharField(_("move"), max_length=12)
+    #: Played by the automatic moves to the foundations, not by the player: undo takes such
+    #: moves back together with the player's move before them.
+    automatic = models.BooleanField(_("automatic"), default=False)
+
+    class Meta:
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
+        ordering = ["game", "ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "ply"], name="move_unique_ply"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.ply}. {self.notation}"

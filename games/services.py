@@ -1,0 +1,264 @@
+"""The one place that changes games: start, play, undo, redo, restart, give up.
+
+Each function that changes a game runs in one transaction that first locks the game's row, so
+two requests for the same game (two tabs, a double click) are applied one after the other. The
+engine decides every move; a move that it refuses raises ``IllegalMove`` and changes nothing.
+The move log plus the deal is the truth: the snapshot is rewritten from the engine's position
+after every change, so it always equals replaying the log.
+"""
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .autoplay import next_safe_move
+from .describe import card_label, moving_card, play_and_describe, split_move
+from .models import Game
+from .models import Move as MoveRow
+from .owners import Owner
+from .rules import (
+    IllegalMove,
+    Move,
+    Position,
+    Record,
+    first_position,
+    get_variant,
+    replay,
+)
+
+#: A pause longer than this between two actions counts as this long: the player was away.
+IDLE = timedelta(minutes=2)
+
+
+class GameError(Exception):
+    """An action the game's state does not allow; the message is for the player."""
+
+
+class GameOver(GameError):
+    def __init__(self) -> None:
+        super().__init__(_("This game is over."))
+
+
+class NothingToUndo(GameError):
+    def __init__(self) -> None:
+        super().__init__(_("There is no move to undo."))
+
+
+class NothingToRedo(GameError):
+    def __init__(self) -> None:
+        super().__init__(_("There is no move to redo."))
+
+
+class StalePly(GameError):
+    """The request was made on an older board (another tab moved on); ``game`` is current."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(_("The game had moved on (in another window?): here is where it is now."))
+        self.game = game
+
+
+@dataclass
+class Outcome:
+    """What an action left: the saved game, its position and what happened, in words."""
+
+    game: Game
+    position: Position
+    said: list[str] = field(default_factory=list)
+
+
+# -- starting -------------------------------------------------------------------------------
+
+
+def start_game(owner: Owner, variant_id: str, deal: int) -> Game:
+    """A new game of deal ``deal``; KeyError for an unknown game, ValueError for a bad deal."""
+    position = first_position(get_variant(variant_id), deal)
+    return Game.objects.create(
+        owner=owner.user,
+        session_key="" if owner.user is not None else owner.session_key,
+        variant=variant_id,
+        deal=str(deal),
+        snapshot=position.text(),
+        status=position.status,
+    )
+
+
+@transaction.atomic
+def find_or_start_game(owner: Owner, variant_id: str, deal: int) -> Game:
+    """The owner's untouched game of this deal if there is one, else a new one.
+
+    A link to a deal starts a game when followed; following it twice (or a browser fetching it
+    ahead) should not leave a trail of empty games.
+    """
+    untouched = (
+        Game.objects.owned_by(owner)
+        .filter(variant=variant_id, deal=str(deal), status=Game.Status.PLAYING, move_count=0)
+        .order_by("-created_at")
+        .first()
+    )
+    return untouched or start_game(owner, variant_id, deal)
+
+
+@transaction.atomic
+def start_from_record(owner: Owner, record: Record) -> Game:
+    """A game at the end of ``record``, every move checked by the engine (RecordError if not)."""
+    position = replay(record)
+    now = timezone.now()
+    status = position.status
+    game = Game.objects.create(
+        owner=owner.user,
+        session_key="" if owner.user is not None else owner.session_key,
+        variant=record.variant,
+        deal=str(record.deal),
+        snapshot=position.text(),
+        status=status,
+        ply=len(record.moves),
+        move_count=len(record.moves),
+        first_move_at=now if record.moves else None,
+        finished_at=now if status == Game.Status.WON else None,
+    )
+    MoveRow.objects.bulk_create(
+        MoveRow(game=game, ply=n, notation=text) for n, text in enumerate(record.moves, 1)
+    )
+    return game
+
+
+# -- playing --------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def play(game: Game, ply: int, move: Move, *, autoplay: bool) -> Outcome:
+    """Play the player's ``move`` on the board they saw at ``ply``, then any automatic moves."""
+    game = _lock(game, ply)
+    position = game.position()
+    reason = position.check(move)
+    if reason is not None:
+        raise IllegalMove(reason)
+    return _play_moves(game, position, [move], autoplay=autoplay)
+
+
+@transaction.atomic
+def send_to_foundation(game: Game, ply: int, pick: str, *, autoplay: bool) -> Outcome:
+    """Play the first legal move of the picked cards (``w``, ``t3``, ``t3:13``) to a foundation.
+
+    MoveSyntaxError when ``pick`` is not a pile's cards in the notation.
+    """
+    wanted = split_move(Move.parse(f"{pick}-f1"))[:2]
+    game = _lock(game, ply)
+    position = game.position()
+    for move in position.legal_moves():
+        source, count, target = split_move(move)
+        if (source, count) == wanted and target.startswith("f"):
+            return _play_moves(game, position, [move], autoplay=autoplay)
+    card = moving_card(position, *wanted)
+    if card is None:
+        raise IllegalMove(_("there is no such card to send to a foundation"))
+    raise IllegalMove(_("no foundation takes %(card)s now") % {"card": card_label(card)})
+
+
+@transaction.atomic
+def undo(game: Game, ply: int) -> Outcome:
+    """Take back the player's last move and the automatic moves that followed it."""
+    game = _lock(game, ply)
+    if game.ply == 0:
+        raise NothingToUndo
+    log = list(game.moves.order_by("ply").values_list("notation", "automatic"))
+    start = len(log) - 1
+    while start > 0 and log[start][1]:
+        start -= 1
+    group = [text for text, _automatic in log[start:]]
+    position = replay(Record(game.variant, game.deal_number, [t for t, _a in log[:start]]))
+    taken_back = play_and_describe(position.copy(), Move.parse(group[0]))
+    game.moves.filter(ply__gt=start).delete()
+    game.redo = [*game.redo, group]
+    game.undo_count += 1
+    _save(game, position)
+    return Outcome(game, position, [_("Undone: %(move)s") % {"move": taken_back}])
+
+
+@transaction.atomic
+def redo(game: Game, ply: int) -> Outcome:
+    """Play again the last group of moves undone (nothing else was played since)."""
+    game = _lock(game, ply)
+    if not game.redo:
+        raise NothingToRedo
+    group = [Move.parse(text) for text in game.redo[-1]]
+    game.redo = game.redo[:-1]
+    return _play_moves(game, game.position(), group, autoplay=False, keep_redo=True)
+
+
+@transaction.atomic
+def restart(game: Game) -> Outcome:
+    """Back to the deal's first position; the clock and the counters keep running."""
+    game = _lock(game, None)
+    position = first_position(game.rules, game.deal_number)
+    game.moves.all().delete()
+    game.redo = []
+    _save(game, position)
+    return Outcome(game, position, [_("Restarted the deal.")])
+
+
+@transaction.atomic
+def give_up(game: Game) -> Outcome:
+    game = _lock(game, None)
+    game.status = Game.Status.GIVEN_UP
+    now = timezone.now()
+    _tick(game, now)
+    game.finished_at = now
+    game.save()
+    return Outcome(game, game.position(), [_("You gave up this game.")])
+
+
+# -- helpers --------------------------------------------------------------------------------
+
+
+def _lock(game: Game, ply: int | None) -> Game:
+    """The game's row, locked and fresh; refuses a finished game and a stale ``ply``."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.is_finished:
+        raise GameOver
+    if ply is not None and ply != game.ply:
+        raise StalePly(game)
+    return game
+
+
+def _play_moves(
+    game: Game, position: Position, moves: list[Move], *, autoplay: bool, keep_redo: bool = False
+) -> Outcome:
+    """Play ``moves`` (the first the player's, any others automatic), then safe moves home."""
+    said: list[str] = []
+    rows: list[MoveRow] = []
+    for n, move in enumerate(moves):
+        said.append(play_and_describe(position, move))
+        rows.append(MoveRow(game=game, ply=position.moves, notation=str(move), automatic=n > 0))
+    while autoplay and (move := next_safe_move(position)) is not None:
+        said.append(play_and_describe(position, move))
+        rows.append(MoveRow(game=game, ply=position.moves, notation=str(move), automatic=True))
+    MoveRow.objects.bulk_create(rows)
+    if not keep_redo:
+        game.redo = []
+    game.move_count += len(rows)
+    _save(game, position)
+    return Outcome(game, position, said)
+
+
+def _tick(game: Game, now: datetime) -> None:
+    """Run the game's clock up to ``now``."""
+    game.seconds_played += int(max(min(now - game.updated_at, IDLE), timedelta(0)).total_seconds())
+    game.updated_at = now
+
+
+def _save(game: Game, position: Position) -> None:
+    """Store ``position`` as the game's snapshot, with its ply, status and times."""
+    now = timezone.now()
+    _tick(game, now)
+    if game.first_move_at is None and position.moves:
+        game.first_move_at = now
+    game.snapshot = position.text()
+    game.ply = position.moves
+    game.status = position.status
+    if game.status == Game.Status.WON:
+        game.finished_at = now
+    game.save()

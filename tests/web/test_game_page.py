@@ -1,0 +1,172 @@
+"""The game page: the board as drawn, its labels and data attributes, and picking cards up."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from games.rules import VARIANTS, card_name
+
+from .conftest import HTMX, illegal_move, legal_move, log, post_move, start, url
+
+
+def board_html(html: str) -> str:
+    start_at = html.index('<section id="board"')
+    return html[start_at : html.index("</section>", start_at)]
+
+
+class TestGamePage:
+    @pytest.mark.parametrize("variant", list(VARIANTS))
+    def test_every_game_draws_its_piles(self, client, variant):
+        game = start(client, variant, 5)
+        response = client.get(url("game", game))
+        assert response.status_code == 200
+        html = board_html(response.content.decode())
+        rules = VARIANTS[variant]
+        for j in range(1, rules.columns + 1):
+            assert f'data-pile="t{j}"' in html
+        assert f'data-pile="t{rules.columns + 1}"' not in html
+        for i in range(1, 9):
+            assert f'data-pile="f{i}"' in html
+        assert 'data-pile="s"' in html and 'data-pile="w"' in html
+        assert f'aria-label="Stock, {rules.stock_size} cards"' in html
+        assert f'aria-label="Column 1, {rules.cards_per_column} cards"' in html
+
+    def test_the_board_carries_its_ply_and_its_urls(self, client, game):
+        html = board_html(client.get(url("game", game)).content.decode())
+        assert 'data-ply="0"' in html
+        assert f'data-move-url="{url("move", game)}"' in html
+        assert f'data-foundation-url="{url("to_foundation", game)}"' in html
+        post_move(client, game, "deal")
+        html = board_html(client.get(url("game", game)).content.decode())
+        assert 'data-ply="1"' in html
+
+    def test_cards_have_names_and_face_down_cards_keep_their_secret(self, client):
+        game = start(client, "rank-and-file", 1)
+        html = board_html(client.get(url("game", game)).content.decode())
+        position = game.position()
+        assert html.count('aria-label="face-down card"') == 30
+        assert html.count('data-card="down"') == 31  # 30 in the columns and the stock
+        for j, column in enumerate(position.columns):
+            top = column[-1]
+            assert f'data-card="{card_name(top)}"' in html
+            for hidden in column[: position.down[j]]:
+                # Two decks: the other copy may be in sight, never more copies than that.
+                assert html.count(f'data-card="{card_name(hidden)}"') <= 1
+
+    def test_a_card_is_labelled_in_words(self, client, game):
+        html = board_html(client.get(url("game", game)).content.decode())
+        # Forty Thieves deal 1: column 1 is 3D AS KD 7D.
+        assert 'aria-label="Seven of Diamonds"' in html
+        assert 'data-card="7D"' in html
+
+    def test_only_the_top_card_can_be_picked_in_a_game_without_sequence_moves(self, client, game):
+        html = board_html(client.get(url("game", game)).content.decode())
+        assert 'data-pick="t1"' in html
+        assert 'data-pick="t1:2"' not in html
+
+    def test_any_face_up_card_can_be_picked_where_runs_move(self, client):
+        game = start(client, "forty-devils", 1)
+        html = board_html(client.get(url("game", game)).content.decode())
+        assert 'data-pick="t1:4"' in html and 'data-pick="t1"' in html
+
+    def test_a_pickable_card_lists_where_it_may_go(self, client, game):
+        html = board_html(client.get(url("game", game)).content.decode())
+        # Forty Thieves deal 1: 7D on column 1 has no place, JH on column 4 none either,
+        # and every data-to lists piles only.
+        for targets in re.findall(r'data-to="([^"]*)"', html):
+            assert all(re.fullmatch(r"[tf]\d+", t) for t in targets.split())
+
+    def test_little_forty_shows_redeals_left_and_three_waste_cards(self, client):
+        game = start(client, "little-forty", 3)
+        post_move(client, game, "deal")
+        html = board_html(client.get(url("game", game)).content.decode())
+        assert "Redeals left" in html
+        assert 'class="pile waste fanned"' in html
+        waste = html[html.index('data-pile="w"') : html.index('class="foundation-group')]
+        assert waste.count('class="card') == 3
+        assert waste.count("data-pick=") == 1
+
+    def test_forty_devils_labels_its_left_and_right_foundations(self, client):
+        game = start(client, "forty-devils", 2)
+        html = board_html(client.get(url("game", game)).content.decode())
+        assert 'id="left-foundations"' in html and 'id="right-foundations"' in html
+
+    def test_the_page_loads_htmx_and_the_play_script_from_our_static_files(self, client, game):
+        html = client.get(url("game", game)).content.decode()
+        assert "/static/django_htmx/htmx-2.min.js" in html
+        assert "/static/js/play.js" in html
+        assert "//cdn" not in html and "https://" not in html
+
+    def test_htmx_gets_just_the_board(self, client, game):
+        response = client.get(url("game", game), headers=HTMX)
+        html = response.content.decode()
+        assert response.status_code == 200
+        assert html.lstrip().startswith('<section id="board"')
+        assert "<html" not in html
+        assert 'id="announce" hx-swap-oob="innerHTML"' in html
+
+    def test_someone_elses_game_is_404(self, client, other_client, game):
+        assert other_client.get(url("game", game)).status_code == 404
+        assert other_client.get(url("record", game)).status_code == 404
+
+    def test_an_unknown_game_id_is_404(self, client, game):
+        assert client.get(reverse("games:game", args=["nope"])).status_code == 404
+
+    def test_a_guest_without_a_session_sees_no_game(self, client, game):
+        fresh = type(client)()
+        assert fresh.get(url("game", game)).status_code == 404
+
+
+class TestPick:
+    def test_picking_a_card_offers_every_pile_to_put_it_on(self, client, game):
+        response = client.get(url("game", game) + "?pick=t2")
+        html = board_html(response.content.decode())
+        assert response.status_code == 200
+        assert "Picked up Nine of Spades" in response.content.decode()
+        assert 'class="card picked"' in html
+        assert html.count('class="drop') == 9 + 8  # the other columns and the foundations
+        assert 'name="move" value="t2-t1"' in html
+        # Clicking the picked card again puts it back: a link to the plain game page.
+        assert f'href="{url("game", game)}" data-card="9S"' in html
+
+    def test_legal_places_are_marked(self, client):
+        # Forty Thieves deal 1: nothing fits at first; deal 123456 is checked the same way.
+        game = start(client, "forty-devils", 1)
+        position = game.position()
+        move = next(m for m in position.legal_moves() if str(m).startswith("t"))
+        source, _, target = str(move).partition("-")
+        html = board_html(client.get(url("game", game) + f"?pick={source}").content.decode())
+        assert f'value="{source}-{target}" class="drop legal"' in html
+
+    @pytest.mark.parametrize("pick", ["t1:2", "t99", "w", "f1", "x", "t1:0", "s"])
+    def test_a_pick_that_is_not_on_the_board_is_400(self, client, game, pick):
+        response = client.get(url("game", game) + f"?pick={pick}")
+        assert response.status_code == 400
+        assert "cannot be picked up" in response.content.decode()
+
+    def test_nothing_can_be_picked_in_a_finished_game(self, client, game):
+        client.post(url("give_up", game))
+        assert client.get(url("game", game) + "?pick=t2").status_code == 400
+        html = board_html(client.get(url("game", game)).content.decode())
+        assert "data-pick=" not in html.replace('data-pick=""', "")
+
+    def test_putting_down_is_a_form_post_that_redirects_back(self, client, game):
+        move = legal_move(game, besides_deal=True)
+        source = move.partition("-")[0]
+        html = board_html(client.get(url("game", game) + f"?pick={source}").content.decode())
+        assert f'action="{url("move", game)}"' in html
+        assert f'name="move" value="{move}"' in html
+        response = post_move(client, game, move, htmx=False)
+        assert response.status_code == 302
+        assert response["Location"] == url("game", game)
+        page = client.get(response["Location"]).content.decode()
+        assert 'class="message success"' in page
+        assert log(game)[0] == move
+
+    def test_an_illegal_put_down_without_javascript_shows_the_page_and_why(self, client, game):
+        response = post_move(client, game, illegal_move(game), htmx=False)
+        assert response.status_code == 422
+        html = response.content.decode()
+        assert "That move is not allowed" in html and "<html" in html
+        assert log(game) == []

@@ -1,0 +1,56 @@
+"""The end of a game: won (a celebration), stuck (undo or give up), given up."""
+
+from unittest import mock
+
+from games.models import Game
+from games.rules import Position, Record
+
+from .conftest import HTMX, post_move, stuck_record, url
+
+
+class TestWon:
+    def test_the_winning_move_finishes_the_game_with_a_celebration(self, client, game):
+        # No deal is won in a couple of moves: let the engine say the next move wins.
+        with mock.patch.object(Position, "status", new_callable=mock.PropertyMock) as status:
+            status.return_value = "won"
+            response = post_move(client, game, "deal")
+        assert response.status_code == 200
+        html = response.content.decode()
+        assert "You won!" in html
+        assert "in 1 move and 0:00" in html
+        assert "Play this deal again" in html and "New deal" in html
+        game.refresh_from_db()
+        assert game.status == "won" and game.finished_at is not None
+
+    def test_a_won_game_takes_no_more_moves_and_offers_no_controls(self, client, game):
+        post_move(client, game, "deal")
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.WON)
+        assert post_move(client, game, "deal").status_code == 409
+        assert client.post(url("undo", game), {"ply": 1}, headers=HTMX).status_code == 409
+        html = client.get(url("game", game)).content.decode()
+        assert 'id="undo"' not in html and 'data-pick="t' not in html
+        assert 'name="move" value="deal"' not in html
+
+
+class TestStuck:
+    def test_a_stuck_game_says_so_and_offers_undo_and_give_up(self, client):
+        record = stuck_record()
+        client.post("/import/", {"text": record.to_json()})
+        game = Game.objects.get()
+        html = client.get(url("game", game)).content.decode()
+        assert "No moves left" in html
+        assert 'id="undo"' in html and 'id="give-up"' in html
+        assert 'id="undo" disabled' not in html
+
+    def test_the_move_that_sticks_the_game_sets_the_status(self, client):
+        record = stuck_record()
+        before_last = Record(record.variant, record.deal, record.moves[:-1])
+        client.post("/import/", {"text": before_last.to_json()})
+        game = Game.objects.get()
+        assert game.status == "playing"
+        client.post(url("autoplay", game), {"autoplay": "off"}, headers=HTMX)
+        response = post_move(client, game, record.moves[-1])
+        assert response.status_code == 200
+        game.refresh_from_db()
+        assert game.status == "stuck"
+        assert "No moves left" in response.content.decode()

@@ -115,3 +115,14 @@ def test_replay_of_a_missing_file_says_so_in_one_line(tmp_path):
     result = manage("replay", str(tmp_path / "nope.json"))
     assert result.returncode == 1
     assert "cannot read" in result.stderr.decode() and result.stderr.count(b"\n") == 1
+
+
+def test_replay_of_a_winning_record_says_won_with_every_card_home():
+    result = manage("replay", str(ROOT / "tests" / "fixtures" / "indian-1-won.json"))
+    assert result.returncode == 0
+    lines = result.stdout.decode().splitlines()
+    assert lines[2] == "status: won"
+    assert lines[5:7] == ["s:", "w:"]
+    for line in lines[7:15]:
+        assert len(line.split(" ")) == 14  # "fN:" and thirteen cards, Ace to King
+    assert all(line.endswith(":") for line in lines[15:])

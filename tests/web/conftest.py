@@ -1,13 +1,14 @@
 """Fixtures and helpers for the web tests: games started the way a player starts them."""
 
 import random
+from pathlib import Path
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from games.models import Game
-from games.rules import Move, Record, first_position, get_variant, replay
+from games.rules import Move, Record, first_position, get_variant, parse_record, replay
 
 HTMX = {"HX-Request": "true"}
 
@@ -107,6 +108,14 @@ def stuck_record() -> Record:
         if moves:
             return Record("forty-thieves", deal, moves)
     raise AssertionError("no stuck game found")
+
+
+WON_RECORD = Path(__file__).resolve().parents[1] / "fixtures" / "indian-1-won.json"
+
+
+def won_record() -> Record:
+    """A real win: Indian deal 1, found by a search and checked by the engine on every run."""
+    return parse_record(WON_RECORD.read_bytes())
 
 
 def long_moves(count: int, variant: str = "forty-thieves", deal: int = 3) -> list[str]:

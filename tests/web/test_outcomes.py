@@ -1,26 +1,33 @@
 """The end of a game: won (a celebration), stuck (undo or give up), given up."""
 
-from unittest import mock
-
 from games.models import Game
-from games.rules import Position, Record
+from games.rules import Record
 
-from .conftest import HTMX, post_move, stuck_record, url
+from .conftest import HTMX, post_move, stuck_record, url, won_record
 
 
 class TestWon:
-    def test_the_winning_move_finishes_the_game_with_a_celebration(self, client, game):
-        # No deal is won in a couple of moves: let the engine say the next move wins.
-        with mock.patch.object(Position, "status", new_callable=mock.PropertyMock) as status:
-            status.return_value = "won"
-            response = post_move(client, game, "deal")
+    def test_the_winning_move_finishes_the_game_with_a_celebration(self, client):
+        record = won_record()
+        before_last = Record(record.variant, record.deal, record.moves[:-1])
+        client.post("/import/", {"text": before_last.to_json()})
+        game = Game.objects.get()
+        assert game.status == "playing" and game.ply == len(record.moves) - 1
+        response = post_move(client, game, record.moves[-1])
         assert response.status_code == 200
         html = response.content.decode()
         assert "You won!" in html
-        assert "in 1 move and 0:00" in html
+        assert f"in {len(record.moves)} moves" in html
         assert "Play this deal again" in html and "New deal" in html
         game.refresh_from_db()
         assert game.status == "won" and game.finished_at is not None
+        assert game.ply == len(record.moves)
+
+    def test_importing_a_won_record_shows_the_game_won(self, client):
+        client.post("/import/", {"text": won_record().to_json()})
+        game = Game.objects.get()
+        assert game.status == "won"
+        assert "You won!" in client.get(url("game", game)).content.decode()
 
     def test_a_won_game_takes_no_more_moves_and_offers_no_controls(self, client, game):
         post_move(client, game, "deal")

@@ -32,6 +32,7 @@ test: lint
 
 bench: $(STAMP)
 	$(PY) tests/bench/engine.py
+	$(PY) tests/bench/move_request.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

@@ -7,9 +7,11 @@ moves any face-up card with the cards above it) and where each pick may go.
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cache
+from urllib.parse import quote
 
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from .describe import RANK_MARKS, SUIT_MARKS, card_label, pile_label, split_move
 from .rules import Position, card_name
@@ -18,9 +20,14 @@ from .rules import Position, card_name
 FANNED_WASTE = 3
 
 
-@dataclass
+@dataclass(slots=True)
 class CardView:
-    """One card as drawn: face down (``card`` is None) or face up."""
+    """One card as drawn: face down (``card`` is None) or face up.
+
+    What a card shows (its words, marks and classes) is worked out here, once, and written out by
+    the ``card`` template tag (games/templatetags/cards.py): a board draws some fifty cards for
+    every move, and the template engine's lookups cost more than this work in Python.
+    """
 
     card: int | None
     #: The notation of the cards picked up by clicking this one ("t3:2"), if it can be picked.
@@ -28,30 +35,52 @@ class CardView:
     #: Where that pick may legally go, as pile names ("f1 t7").
     targets: str = ""
     picked: bool = False
+    #: Its name in the notation ("TH"), or "down".
+    name: str = field(init=False)
+    #: Its name in words ("Ten of Hearts").
+    label: str = field(init=False)
+    #: What assistive technology says of it: the label, and whether it is picked up.
+    spoken: str = field(init=False)
+    #: The rank and suit marks in its corner ("10♥"), and the suit mark alone.
+    corner: str = field(init=False)
+    suit: str = field(init=False)
+    #: Its HTML classes: "card", "card red", "card red picked".
+    classes: str = field(init=False)
+    #: The query of the link that picks it up ("?pick=t3%3A2"); "" once it is picked up.
+    query: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        if self.card is None:
+            self.name, self.label, self.corner, self.suit = "down", _("face-down card"), "", ""
+            self.classes = "card back"
+        else:
+            self.name, self.label, self.corner, self.suit, self.classes = _face(
+                self.card, get_language()
+            )
+        self.spoken = self.label
+        self.query = f"?pick={quote(self.pick, safe='')}" if self.pick else ""
+        if self.picked:
+            self.spoken = _("%(card)s, picked up") % {"card": self.label}
+            self.classes += " picked"
+            self.query = ""
 
     @property
     def face_up(self) -> bool:
         return self.card is not None
 
-    @property
-    def name(self) -> str:
-        return card_name(self.card) if self.card is not None else "down"
 
-    @property
-    def label(self) -> str:
-        return card_label(self.card) if self.card is not None else _("face-down card")
-
-    @property
-    def rank(self) -> str:
-        return RANK_MARKS[self.card // 4] if self.card is not None else ""
-
-    @property
-    def suit(self) -> str:
-        return SUIT_MARKS[self.card & 3] if self.card is not None else ""
-
-    @property
-    def red(self) -> bool:
-        return self.card is not None and (self.card & 3) in (1, 2)
+@cache
+def _face(card: int, language: str) -> tuple[str, str, str, str, str]:
+    """A face-up card's name, label (in ``language``, the active one), corner, suit and classes."""
+    suit = SUIT_MARKS[card & 3]
+    red = (card & 3) in (1, 2)
+    return (
+        card_name(card),
+        card_label(card),
+        RANK_MARKS[card // 4] + suit,
+        suit,
+        "card red" if red else "card",
+    )
 
 
 @dataclass

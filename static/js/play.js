@@ -1,9 +1,12 @@
 /* Click to play. Click a card to pick it up (with the cards above it), click a column or a
    foundation to put it there, click the card again (or press Escape) to put it back; a
-   double-click sends a card to a foundation. Moves go to the server by htmx, with the ply of
-   the board they were made on; the server answers with the new board (#board) and what
-   happened (#announce). Without this script the cards are links (?pick=t3:2) and the piles
-   get "Put here" buttons, so every move also works by plain page loads. */
+   double-click sends a card to a foundation. Moves go to the server by htmx, with the ply and
+   version of the board they were made on; the server answers with the new board (#board) and
+   what happened (#announce). Without this script the cards are links (?pick=t3:2) and the
+   piles get "Put here" buttons, so every move also works by plain page loads.
+
+   drag.js (drag and drop, double-tap) and keys.js (the keyboard) play through the functions
+   this script shares as window.solitaire, so a move is sent the same way however it is made. */
 (function () {
   "use strict";
 
@@ -14,9 +17,46 @@
     return document.getElementById("board");
   }
 
+  /** A request is on its way (htmx marks the element that sent it); asking whether the game
+      moved on elsewhere (#board [data-poll]) does not count. */
+  function busy() {
+    return document.querySelector(".htmx-request:not([data-poll])") !== null;
+  }
+
+  /** Whether to ask now if the game moved on elsewhere: not while the page is out of sight, a
+      request is on its way, or cards are held or dragged (the move will tell, if it is stale). */
+  function mayPoll() {
+    return document.visibilityState === "visible" && !busy() && !held &&
+      !document.querySelector(".drag-ghost");
+  }
+
   function say(text) {
     const region = document.getElementById("announce");
     if (region && text) region.textContent = text;
+  }
+
+  /** The pile element of a pile name ("t3", "f1", "w", "s") on the board. */
+  function pileOf(name) {
+    const b = board();
+    return b && name ? b.querySelector(`[data-pile="${CSS.escape(name)}"]`) : null;
+  }
+
+  /** The pile names where a pick may legally go, as the server listed them (data-to). */
+  function targetsOf(pick) {
+    const b = board();
+    const card = b && pick && b.querySelector(`a[data-pick="${CSS.escape(pick)}"]`);
+    return card ? (card.dataset.to || "").split(" ").filter(Boolean) : [];
+  }
+
+  /** Mark the piles a pick may go to (or none, for ""). */
+  function showTargets(pick) {
+    const b = board();
+    if (!b) return;
+    b.querySelectorAll(".pile.target").forEach((el) => el.classList.remove("target"));
+    targetsOf(pick).forEach((name) => {
+      const pile = pileOf(name);
+      if (pile) pile.classList.add("target");
+    });
   }
 
   function hold(pick) {
@@ -24,6 +64,8 @@
     held = pick;
     b.querySelectorAll(".card.picked").forEach((el) => el.classList.remove("picked"));
     b.dataset.pick = pick;
+    b.classList.toggle("holding", Boolean(pick));
+    showTargets(pick);
     if (!pick) return;
     // The picked card and every card on top of it in its pile.
     let el = b.querySelector(`[data-pick="${CSS.escape(pick)}"]`);
@@ -32,45 +74,73 @@
     }
   }
 
+  /** Pick up the cards of ``card`` (an a[data-pick]) and say so. */
+  function pickUp(card) {
+    hold(card.dataset.pick);
+    say((board().dataset.textPicked || "%s").replace("%s", card.getAttribute("aria-label")));
+  }
+
+  function putBack() {
+    hold("");
+    say(board().dataset.textPutBack);
+  }
+
+  /** POST to the server; false (and nothing sent) while another request is on its way. */
   function post(url, values) {
     const b = board();
+    if (busy()) return false;
     const token = b.querySelector("input[name=csrfmiddlewaretoken]").value;
     hold("");
-    return htmx.ajax("POST", url, {
+    htmx.ajax("POST", url, {
       source: b,
       target: b,
       swap: "outerHTML",
-      values: Object.assign({ ply: b.dataset.ply }, values),
+      values: Object.assign({ ply: b.dataset.ply, version: b.dataset.version }, values),
       headers: { "X-CSRFToken": token },
     });
+    return true;
+  }
+
+  /** Play ``pick`` onto the pile ``target``: the move in the notation ("t3:2-t7"). */
+  function move(pick, target) {
+    return post(board().dataset.moveUrl, { move: `${pick}-${target}` });
+  }
+
+  function toFoundation(pick) {
+    return post(board().dataset.foundationUrl, { pick: pick });
+  }
+
+  /** Whether the held cards could be put on the pile ``target`` (another column or foundation). */
+  function canPutOn(target) {
+    return Boolean(held) && /^[tf]\d+$/.test(target) && target !== held.split(":")[0];
+  }
+
+  /** What a click (or Enter) on ``card`` (a pickable card, or null) in ``pile`` does. */
+  function activate(card, pile) {
+    const target = pile ? pile.dataset.pile : "";
+    if (held && card && card.dataset.pick === held) {
+      putBack();
+      return true;
+    }
+    if (canPutOn(target)) {
+      move(held, target);
+      return true;
+    }
+    if (card) {
+      pickUp(card);
+      return true;
+    }
+    return false;
   }
 
   document.addEventListener("click", (event) => {
     const b = board();
     if (!b || event.button !== 0 || !b.contains(event.target)) return;
     if (event.target.closest(".controls, .outcome, .pick-note")) return;
+    if (event.target.closest("button")) return;
     const card = event.target.closest("a[data-pick]");
     const pile = event.target.closest("[data-pile]");
-    if (held) {
-      if (card && card.dataset.pick === held) {
-        event.preventDefault();
-        hold("");
-        say(b.dataset.textPutBack);
-        return;
-      }
-      const source = held.split(":")[0];
-      const target = pile ? pile.dataset.pile : "";
-      if (target && target !== "s" && target !== "w" && target !== source) {
-        event.preventDefault();
-        post(b.dataset.moveUrl, { move: `${held}-${target}` });
-        return;
-      }
-    }
-    if (card) {
-      event.preventDefault();
-      hold(card.dataset.pick);
-      say((b.dataset.textPicked || "%s").replace("%s", card.getAttribute("aria-label")));
-    }
+    if (activate(card, pile)) event.preventDefault();
   });
 
   document.addEventListener("dblclick", (event) => {
@@ -78,22 +148,20 @@
     const card = b && b.contains(event.target) && event.target.closest("a[data-pick]");
     if (!card) return;
     event.preventDefault();
-    post(b.dataset.foundationUrl, { pick: card.dataset.pick });
+    toFoundation(card.dataset.pick);
   });
 
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && held) {
-      hold("");
-      say(board().dataset.textPutBack);
-    }
+    if (event.key === "Escape" && held) putBack();
   });
 
   function sync() {
     const b = board();
     held = b ? b.dataset.pick || "" : "";
+    if (b) showTargets(held);
   }
   document.addEventListener("DOMContentLoaded", sync);
-  document.addEventListener("htmx:afterSettle", sync);
+  document.addEventListener("htmx:afterSwap", sync);
 
   document.addEventListener("DOMContentLoaded", () => {
     document.querySelectorAll("[data-copy]").forEach((button) => {
@@ -106,4 +174,21 @@
       });
     });
   });
+
+  window.solitaire = {
+    board,
+    busy,
+    mayPoll,
+    say,
+    pileOf,
+    targetsOf,
+    hold,
+    held: () => held,
+    pickUp,
+    putBack,
+    activate,
+    canPutOn,
+    move,
+    toFoundation,
+  };
 })();

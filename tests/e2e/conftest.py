@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_FLAGS = [
@@ -84,3 +85,118 @@ def screenshot():
         return path
 
     return take
+
+
+@pytest.fixture
+def screenshots(screenshot):
+    """Save the page at a desktop and at a phone width (``NAME-desktop``, ``NAME-phone``)."""
+
+    def take(page, name: str) -> list[Path]:
+        size = page.viewport_size
+        paths = []
+        for label, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+            page.set_viewport_size(viewport)
+            paths.append(screenshot(page, f"{name}-{label}"))
+        page.set_viewport_size(size)
+        return paths
+
+    return take
+
+
+# -- reading and playing the board ----------------------------------------------------------
+
+BOARD = "#board"
+
+
+def open_deal(page, live_server, variant: str = "forty-thieves", deal: int = 1):
+    """Open the shareable link of a deal: a new game of it, its board ready to play."""
+    page.goto(f"{live_server.url}/play/{variant}/{deal}/")
+    expect(page.locator(BOARD)).to_have_attribute("data-variant", variant)
+    return page.locator(BOARD)
+
+
+def ply(page) -> int:
+    return int(page.locator(BOARD).get_attribute("data-ply"))
+
+
+def layout(page) -> dict[str, list[str]]:
+    """Every pile's cards as drawn, bottom to top ("down" for a face-down card)."""
+    return page.locator(f"{BOARD} [data-pile]").evaluate_all(
+        """piles => Object.fromEntries(piles.map(p => [p.dataset.pile,
+            Array.from(p.querySelectorAll('[data-card]'), c => c.dataset.card)]))"""
+    )
+
+
+def legal_picks(page) -> dict[str, list[str]]:
+    """Each card that can be picked up and has somewhere to go: its pick and its targets."""
+    return page.locator(f"{BOARD} a[data-pick]").evaluate_all(
+        """cards => Object.fromEntries(cards.filter(c => c.dataset.to)
+            .map(c => [c.dataset.pick, c.dataset.to.split(' ')]))"""
+    )
+
+
+def card(page, pick: str):
+    return page.locator(f'{BOARD} a[data-pick="{pick}"]')
+
+
+def pile(page, name: str):
+    return page.locator(f'{BOARD} [data-pile="{name}"]')
+
+
+def top_card(page, name: str):
+    """The top card of a pile (the last one drawn), or its empty slot."""
+    return pile(page, name).locator(":scope > .card, :scope > .slot").last
+
+
+def moved_on(page, before: int) -> int:
+    """Wait for the board after a move (its ply is not ``before``); the counter agrees."""
+    board = page.locator(BOARD)
+    expect(board).not_to_have_attribute("data-ply", str(before))
+    now = ply(page)
+    expect(board.locator("[data-moves]")).to_have_text(str(now))
+    return now
+
+
+def grab_point(locator) -> tuple[float, float]:
+    """A point on the visible strip of a card (cards above it cover the rest)."""
+    box = locator.bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + min(box["height"] * 0.15, 12)
+
+
+def drop_point(page, name: str) -> tuple[float, float]:
+    box = top_card(page, name).bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.7
+
+
+def mouse_drag(page, start: tuple[float, float], end: tuple[float, float]) -> None:
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(start[0] + 8, start[1] + 8, steps=2)
+    page.mouse.move(*end, steps=8)
+    page.mouse.up()
+
+
+def touch_drag(page, start: tuple[float, float], end: tuple[float, float], steps: int = 8):
+    """A finger drag, sent as touch events through the DevTools protocol (Playwright has taps
+    only)."""
+    session = page.context.new_cdp_session(page)
+    send = session.send
+
+    def touch(kind: str, x: float, y: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+        send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", *start)
+    for n in range(1, steps + 1):
+        x = start[0] + (end[0] - start[0]) * n / steps
+        y = start[1] + (end[1] - start[1]) * n / steps
+        touch("touchMove", x, y)
+    touch("touchEnd", *end)
+    session.detach()
+
+
+def no_horizontal_overflow(page) -> None:
+    width = page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert width[0] <= width[1] + 1, f"the page is {width[0]}px wide in a {width[1]}px window"

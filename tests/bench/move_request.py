@@ -1,0 +1,222 @@
+"""Benchmark of a move request, end to end through Django: run it as
+`.venv/bin/python tests/bench/move_request.py`.
+
+It sets Django up on a temporary SQLite file (migrated here, deleted after) with DEBUG off, as
+in production, and plays games with Django's test Client the way the page does: an htmx POST of
+a legal move with the ply it was made on. It prints
+- the server time of a move request (median and 95th percentile, over 500 moves in ten games
+  of all kinds): the time from the request entering Django's handler to the response leaving
+  it, so the test client's own work is not counted. The same moves are played in three rounds
+  and each move's best time counts, as in the engine's benchmark, so that a moment when another
+  process had the CPU counts less; the figures over every request follow, for comparison;
+- the size of the board partial that answers a move;
+- the bytes of a first visit to a game page: the HTML plus every stylesheet, script and image it
+  references, read from our static files (as sent, and gzipped as a server would send them).
+It exits with status 1 when a figure is over its budget.
+"""
+
+import gzip
+import os
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+#: Budgets: the median server time of a move (ms), the largest board partial and the first
+#: visit (bytes, uncompressed).
+MEDIAN_MS = 15
+PARTIAL_BYTES = 20 * 1024
+FIRST_VISIT_BYTES = 150 * 1024
+#: The games played: (game, deal); each for up to MOVES_PER_GAME moves.
+GAMES = [
+    ("forty-thieves", 1),
+    ("forty-thieves", 123456),
+    ("lucas", 7),
+    ("limited", 11),
+    ("number-ten", 42),
+    ("rank-and-file", 5),
+    ("little-forty", 9),
+    ("forty-devils", 3),
+    ("maria", 8),
+    ("indian", 13),
+]
+MOVES_PER_GAME = 50
+#: Each move is timed in this many rounds (of new games, the same moves), and its best counts.
+ROUNDS = 3
+SEED = 20261129
+HTMX = {"HX-Request": "true"}
+
+
+def setup_django(database: Path) -> None:
+    os.environ["DJANGO_SETTINGS_MODULE"] = "solitaire.settings"
+    os.environ["SQLITE_PATH"] = str(database)
+    os.environ["DJANGO_DEBUG"] = "0"
+    os.environ.setdefault("DJANGO_SECRET_KEY", "benchmark-only-" + "x" * 40)
+    os.environ["DJANGO_ALLOWED_HOSTS"] = "testserver"
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+
+
+def timed_client():
+    """A test Client whose handler notes how long Django took over each request."""
+    from django.test import Client
+    from django.test.client import ClientHandler
+
+    class TimedHandler(ClientHandler):
+        seconds = 0.0
+
+        def __call__(self, environ):
+            start = time.perf_counter()
+            response = super().__call__(environ)
+            self.seconds = time.perf_counter() - start
+            return response
+
+    client = Client()
+    client.handler = TimedHandler(enforce_csrf_checks=False)
+    return client
+
+
+def start(client, variant: str, deal: int):
+    from games.models import Game
+
+    response = client.post("/new/", {"variant": variant, "deal": str(deal)})
+    assert response.status_code == 302, response.status_code
+    return Game.objects.get(public_id=response["Location"].split("/")[2])
+
+
+def choose(game, rng: random.Random) -> str | None:
+    """A legal move in the game now, dealing only now and then so the games last."""
+    game.refresh_from_db()
+    if game.status != "playing":
+        return None
+    moves = [str(m) for m in game.position().legal_moves()]
+    others = [m for m in moves if m not in ("deal", "redeal")]
+    if others and (rng.random() < 0.8 or len(others) == len(moves)):
+        return rng.choice(others)
+    return rng.choice(moves) if moves else None
+
+
+def play_round(client, seed: int) -> tuple[list[float], list[int]]:
+    """Play the games afresh; the server time (s) and response size (bytes) of each move."""
+    rng = random.Random(seed)
+    seconds: list[float] = []
+    sizes: list[int] = []
+    for variant, deal in GAMES:
+        game = start(client, variant, deal)
+        url = f"/g/{game.public_id}/move/"
+        for _ in range(MOVES_PER_GAME):
+            move = choose(game, rng)
+            if move is None:
+                break
+            response = client.post(url, {"move": move, "ply": game.ply}, headers=HTMX)
+            assert response.status_code == 200, (variant, move, response.status_code)
+            seconds.append(client.handler.seconds)
+            sizes.append(len(response.content))
+    return seconds, sizes
+
+
+def play(client) -> tuple[list[float], list[float], list[int]]:
+    """The same moves in every round: each move's best time, every time, and the sizes.
+
+    The best of a few rounds, as in the engine's benchmark, so that a busy moment on the
+    machine (another process on the same core) counts less than the work itself.
+    """
+    play_round(client, seed=1)  # warm up: imports, caches, the first queries
+    rounds = [play_round(client, SEED) for _ in range(ROUNDS)]
+    assert len({len(seconds) for seconds, _sizes in rounds}) == 1, "the rounds differ"
+    every = [seconds for round_seconds, _sizes in rounds for seconds in round_seconds]
+    best = [min(times) for times in zip(*(seconds for seconds, _sizes in rounds), strict=True)]
+    return best, every, rounds[0][1]
+
+
+def first_visit(client) -> list[tuple[str, int, int]]:
+    """What a first visit to a game page fetches: (what, bytes, gzipped bytes) for each."""
+    from django.conf import settings
+    from django.contrib.staticfiles import finders
+
+    fresh = type(client)()
+    game = start(fresh, "lucas", 1)
+    html = fresh.get(f"/g/{game.public_id}/").content
+    fetched = [("the game page (Lucas, 13 columns)", html)]
+    prefix = "/" + settings.STATIC_URL.lstrip("/")
+    links = re.findall(rb'(?:src|href)="([^"]+)"', html)
+    seen = set()
+    while links:
+        link = links.pop(0).decode()
+        if not link.startswith(prefix) or link in seen:
+            continue
+        seen.add(link)
+        path = finders.find(link[len(prefix) :].split("?")[0])
+        assert path, f"{link} is not in the static files"
+        content = Path(path).read_bytes()
+        fetched.append((link, content))
+        if link.endswith(".css"):
+            # Images and fonts the stylesheet asks for come on the first visit too.
+            base = link.rsplit("/", 1)[0]
+            for url in re.findall(rb"url\(\s*['\"]?([^'\")]+)", content):
+                url = url.decode()
+                if not url.startswith("data:"):
+                    links.append((url if url.startswith("/") else f"{base}/{url}").encode())
+    return [(what, len(body), len(gzip.compress(body))) for what, body in fetched]
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory(prefix="move-bench-") as folder:
+        setup_django(Path(folder) / "bench.sqlite3")
+        client = timed_client()
+        seconds, every, sizes = play(client)
+        visit = first_visit(client)
+        from django.db import connection
+
+        connection.close()
+
+    ms = [s * 1000 for s in seconds]
+    median = statistics.median(ms)
+    print(f"Move requests: {len(ms)} moves in {len(GAMES)} games, the best of {ROUNDS} rounds each")
+    p95 = percentile(ms, 0.95)
+    print(f"  server time   median {median:6.2f} ms   95th percentile {p95:6.2f} ms")
+    print(f"                fastest {min(ms):5.2f} ms   slowest {max(ms):6.2f} ms")
+    all_ms = [s * 1000 for s in every]
+    print(
+        f"  every request median {statistics.median(all_ms):6.2f} ms   "
+        f"95th percentile {percentile(all_ms, 0.95):6.2f} ms (all {len(all_ms)}, busy moments too)"
+    )
+    print(
+        f"Board partial:  median {statistics.median(sizes) / 1024:5.1f} KB   "
+        f"largest {max(sizes) / 1024:5.1f} KB"
+    )
+    total = sum(size for _what, size, _zipped in visit)
+    zipped = sum(z for _what, _size, z in visit)
+    print(f"First visit:    {total / 1024:5.1f} KB ({zipped / 1024:.1f} KB gzipped)")
+    for what, size, z in visit:
+        print(f"  {size / 1024:6.1f} KB ({z / 1024:5.1f} KB gzipped)  {what}")
+
+    over = []
+    if median > MEDIAN_MS:
+        over.append(f"the median move takes {median:.1f} ms (budget {MEDIAN_MS} ms)")
+    if max(sizes) > PARTIAL_BYTES:
+        over.append(f"a board partial is {max(sizes)} bytes (budget {PARTIAL_BYTES})")
+    if total > FIRST_VISIT_BYTES:
+        over.append(f"a first visit is {total} bytes (budget {FIRST_VISIT_BYTES})")
+    for problem in over:
+        print(f"OVER BUDGET: {problem}")
+    return 1 if over else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

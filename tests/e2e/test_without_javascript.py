@@ -1,0 +1,47 @@
+"""Playing with JavaScript off: a card is a link that picks it up, each pile then offers a "Put
+here" button, and the move is a form POST that redirects back to the game."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import BOARD, card, layout, open_deal, pile, ply
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_move_is_a_link_then_a_form(nojs_page, live_server, screenshots):
+    page = nojs_page
+    open_deal(page, live_server)
+    game_url = page.url
+    before = layout(page)
+    expect(page.locator("#keys-help")).to_be_hidden()
+
+    card(page, "t8").click()
+    expect(page).to_have_url(re.compile(r"\?pick=t8$"))
+    expect(page.locator(".pick-note")).to_contain_text("Ten of Hearts")
+    put_here = pile(page, "t4").get_by_role("button", name="Put Ten of Hearts on")
+    expect(put_here).to_have_class("drop legal")
+    screenshots(page, "nojs-picked")
+
+    put_here.click()
+    expect(page).to_have_url(game_url)
+    expect(page.locator(BOARD)).not_to_have_attribute("data-ply", "0")
+    assert layout(page)["t4"] == [*before["t4"], "TH"]
+    expect(page.locator("#announce")).to_contain_text("Ten of Hearts")
+    expect(page.locator(".pick-note")).to_have_count(0)
+    screenshots(page, "nojs-moved")
+
+
+def test_an_illegal_put_down_without_javascript_changes_nothing(
+    nojs_page, live_server, screenshots
+):
+    page = nojs_page
+    open_deal(page, live_server)
+    before = layout(page)
+    card(page, "t1").click()
+    pile(page, "t2").locator("button.drop").click()
+    expect(page.locator("#announce")).to_contain_text("That move is not allowed")
+    assert ply(page) == 0 and layout(page) == before
+    screenshots(page, "nojs-illegal")

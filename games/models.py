@@ -35,6 +35,9 @@ class GameQuerySet(models.QuerySet):
     def in_progress(self) -> "GameQuerySet":
         return self.filter(status__in=[Game.Status.PLAYING, Game.Status.STUCK])
 
+    def finished(self) -> "GameQuerySet":
+        return self.filter(status__in=[Game.Status.WON, Game.Status.GIVEN_UP])
+
 
 class Game(models.Model):
     class Status(models.TextChoices):
@@ -75,6 +78,10 @@ class Game(models.Model):
     undo_count = models.PositiveIntegerField(_("undos"), default=0)
     hint_count = models.PositiveIntegerField(_("hints"), default=0)
     ply = models.PositiveIntegerField(_("ply"), default=0)
+    #: Counts every change to the game (a move, an undo, a restart, giving up): a board drawn
+    #: at one version is out of date at any other, even one at the same ply (after an undo and
+    #: another move).
+    version = models.PositiveIntegerField(_("version"), default=0)
     #: The position after the move log, as NOTATION.md's position text.
     snapshot = models.TextField(_("position"))
     #: Undone groups of moves, the next one to redo last; each group is the player's move

@@ -1,4 +1,5 @@
-"""The one place that changes games: start, play, undo, redo, restart, give up.
+"""The one place that changes games: start, play, undo, redo, restart, give up; and the games
+a guest played becoming their account's, and an account's games going with it.
 
 Each function that changes a game runs in one transaction that first locks the game's row, so
 two requests for the same game (two tabs, a double click) are applied one after the other. The
@@ -10,6 +11,7 @@ after every change, so it always equals replaying the log.
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -129,9 +131,14 @@ def start_from_record(owner: Owner, record: Record) -> Game:
 
 
 @transaction.atomic
-def play(game: Game, ply: int, move: Move, *, autoplay: bool) -> Outcome:
-    """Play the player's ``move`` on the board they saw at ``ply``, then any automatic moves."""
-    game = _lock(game, ply)
+def play(
+    game: Game, ply: int, move: Move, *, autoplay: bool, version: int | None = None
+) -> Outcome:
+    """Play the player's ``move`` on the board they saw at ``ply``, then any automatic moves.
+
+    ``version``, when the request carries it, is the game's version on that board (see _lock).
+    """
+    game = _lock(game, ply, version)
     position = game.position()
     reason = position.check(move)
     if reason is not None:
@@ -140,13 +147,15 @@ def play(game: Game, ply: int, move: Move, *, autoplay: bool) -> Outcome:
 
 
 @transaction.atomic
-def send_to_foundation(game: Game, ply: int, pick: str, *, autoplay: bool) -> Outcome:
+def send_to_foundation(
+    game: Game, ply: int, pick: str, *, autoplay: bool, version: int | None = None
+) -> Outcome:
     """Play the first legal move of the picked cards (``w``, ``t3``, ``t3:13``) to a foundation.
 
     MoveSyntaxError when ``pick`` is not a pile's cards in the notation.
     """
     wanted = split_move(Move.parse(f"{pick}-f1"))[:2]
-    game = _lock(game, ply)
+    game = _lock(game, ply, version)
     position = game.position()
     for move in position.legal_moves():
         source, count, target = split_move(move)
@@ -159,9 +168,9 @@ def send_to_foundation(game: Game, ply: int, pick: str, *, autoplay: bool) -> Ou
 
 
 @transaction.atomic
-def undo(game: Game, ply: int) -> Outcome:
+def undo(game: Game, ply: int, *, version: int | None = None) -> Outcome:
     """Take back the player's last move and the automatic moves that followed it."""
-    game = _lock(game, ply)
+    game = _lock(game, ply, version)
     if game.ply == 0:
         raise NothingToUndo
     log = list(game.moves.order_by("ply").values_list("notation", "automatic"))
@@ -179,9 +188,9 @@ def undo(game: Game, ply: int) -> Outcome:
 
 
 @transaction.atomic
-def redo(game: Game, ply: int) -> Outcome:
+def redo(game: Game, ply: int, *, version: int | None = None) -> Outcome:
     """Play again the last group of moves undone (nothing else was played since)."""
-    game = _lock(game, ply)
+    game = _lock(game, ply, version)
     if not game.redo:
         raise NothingToRedo
     group = [Move.parse(text) for text in game.redo[-1]]
@@ -207,19 +216,48 @@ def give_up(game: Game) -> Outcome:
     now = timezone.now()
     _tick(game, now)
     game.finished_at = now
+    game.version += 1
     game.save()
     return Outcome(game, game.position(), [_("You gave up this game.")])
+
+
+# -- players --------------------------------------------------------------------------------
+
+
+def adopt_guest_games(session_key: str, user: AbstractBaseUser) -> int:
+    """Make the games of the guest session ``session_key`` the games of ``user``; how many.
+
+    Called as a guest signs up or logs in, with the session key they had as a guest (logging
+    in gives the session a new key). The games keep their ids and move logs; one UPDATE moves
+    them all, so a move on one of them waits for it (or it for the move) and neither is lost.
+    """
+    if not session_key:
+        return 0
+    return Game.objects.filter(owner__isnull=True, session_key=session_key).update(
+        owner=user, session_key=""
+    )
+
+
+@transaction.atomic
+def delete_player(user: AbstractBaseUser) -> None:
+    """Delete an account and every game and move in it."""
+    Game.objects.filter(owner=user).delete()
+    user.delete()
 
 
 # -- helpers --------------------------------------------------------------------------------
 
 
-def _lock(game: Game, ply: int | None) -> Game:
-    """The game's row, locked and fresh; refuses a finished game and a stale ``ply``."""
+def _lock(game: Game, ply: int | None, version: int | None = None) -> Game:
+    """The game's row, locked and fresh; refuses a finished game and a stale board.
+
+    A board is stale when its ``ply`` is not the game's, or its ``version`` (when the request
+    says it) is not: the same ply after an undo and another move is another board.
+    """
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.is_finished:
         raise GameOver
-    if ply is not None and ply != game.ply:
+    if (ply is not None and ply != game.ply) or (version is not None and version != game.version):
         raise StalePly(game)
     return game
 
@@ -258,6 +296,7 @@ def _save(game: Game, position: Position) -> None:
         game.first_move_at = now
     game.snapshot = position.text()
     game.ply = position.moves
+    game.version += 1
     game.status = position.status
     if game.status == Game.Status.WON:
         game.finished_at = now

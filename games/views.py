@@ -8,14 +8,18 @@ htmx configuration swaps those in), without JavaScript the whole page. A stale p
 moved on in another window) is not an error: the current board comes back with a note.
 """
 
+import json
 import secrets
+from collections import defaultdict
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -24,6 +28,7 @@ from .board import build_board, picks
 from .forms import RANDOM_DEALS, NewGameForm, RecordForm, parse_deal_number
 from .guide import BUILD_WORDS, DETAILS, PYSOLFC, SUMMARIES, layout
 from .models import Game
+from .models import Move as MoveRow
 from .owners import owner_of
 from .rules import MAX_DEAL, VARIANTS, IllegalMove, Move, MoveSyntaxError, Record, RecordError
 
@@ -31,6 +36,14 @@ from .rules import MAX_DEAL, VARIANTS, IllegalMove, Move, MoveSyntaxError, Recor
 AUTOPLAY_KEY = "autoplay"
 #: The longest move text worth echoing back in a message.
 ECHO = 20
+#: A posted version that is not a number: the request is garbled.
+GARBLED = -1
+#: How many games in progress, and how many finished ones, "My games" lists.
+MY_GAMES_PLAYING = 100
+MY_GAMES_FINISHED = 30
+#: The URL names of a game's actions: the board's forms and scripts post to them (and ask
+#: ``poll`` whether the game moved on elsewhere).
+ACTIONS = ("move", "to_foundation", "undo", "redo", "restart", "give_up", "autoplay", "poll")
 
 
 # -- pages ----------------------------------------------------------------------------------
@@ -135,21 +148,74 @@ def record(request: HttpRequest, public_id: str) -> HttpResponse:
     """The game as a NOTATION.md record, to download."""
     game = _game_or_404(request, public_id)
     moves = list(game.moves.order_by("ply").values_list("notation", flat=True))
-    extra = {
-        "game": game.public_id,
-        "status": game.status,
-        "created": game.created_at.isoformat(),
-        "seconds_played": game.seconds_played,
+    return _download(_record_json(game, moves), f"{game.variant}-{game.deal}-{game.public_id}")
+
+
+@require_GET
+@never_cache
+def poll(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Whether the game moved on elsewhere (another device, another tab) since ``?version=``.
+
+    An open game page asks every few seconds. While nothing changed the answer is 204 No
+    Content, for one query on the game's row (besides the session's); else the board as it is
+    now, for htmx to swap in (without htmx, the game page).
+    """
+    game = _game_or_404(request, public_id)
+    version = _count(request.GET.get("version", ""))
+    if version is None:
+        return _garbled(request, game)
+    if version == game.version:
+        return HttpResponse(status=204)
+    if not request.htmx:
+        return redirect(_game_url(game))
+    return _render(request, game, message=_("Caught up with moves made elsewhere."))
+
+
+@require_GET
+def my_games(request: HttpRequest) -> HttpResponse:
+    """The player's games in progress, newest first, to resume; and their recent finished ones.
+
+    A signed-in player sees the same list on every device; a guest, their browser's games.
+    """
+    games = Game.objects.owned_by(owner_of(request)).order_by("-updated_at")
+    return render(
+        request,
+        "games/my_games.html",
+        {
+            "games": games.in_progress()[:MY_GAMES_PLAYING],
+            "finished": games.finished()[:MY_GAMES_FINISHED],
+        },
+    )
+
+
+@require_GET
+def my_records(request: HttpRequest) -> HttpResponse:
+    """Every game of the player as one JSON file, oldest first.
+
+    The file is ``{"version": 1, "player": ..., "exported": ..., "games": [record, ...]}``
+    where each record is exactly what the game's own download gives: a NOTATION.md record
+    (version, variant, deal, moves) with the game id, status and dates after it, so any one of
+    them, saved alone, replays with ``manage.py replay``. Two queries, however many games.
+    """
+    owner = owner_of(request)
+    games = Game.objects.owned_by(owner)
+    logs: dict[int, list[str]] = defaultdict(list)
+    rows = MoveRow.objects.filter(game__in=games).order_by("game_id", "ply")
+    for game_id, notation in rows.values_list("game_id", "notation").iterator():
+        logs[game_id].append(notation)
+    records = [
+        _record_json(game, logs[game.pk])
+        for game in games.select_related("owner").order_by("created_at", "pk")
+    ]
+    now = timezone.now()
+    head = {
+        "version": 1,
+        "player": owner.user.get_username() if owner.user is not None else None,
+        "exported": now.isoformat(),
     }
-    if game.owner is not None:
-        extra["player"] = game.owner.get_username()
-    if game.finished_at is not None:
-        extra["finished"] = game.finished_at.isoformat()
-    text = Record(game.variant, game.deal_number, moves).to_json(**extra)
-    response = HttpResponse(text, content_type="application/json")
-    filename = f"{game.variant}-{game.deal}-{game.public_id}.json"
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
+    # The records are JSON already: spliced in, not parsed and written again.
+    text = json.dumps(head)[:-1] + ', "games": [' + ", ".join(records) + "]}"
+    return _download(text, f"patience-games-{now:%Y-%m-%d}")
 
 
 # -- actions --------------------------------------------------------------------------------
@@ -160,15 +226,20 @@ def move(request: HttpRequest, public_id: str) -> HttpResponse:
     """Play the posted move (notation) on the board the player saw (its ply)."""
     game = _game_or_404(request, public_id)
     ply = _posted_ply(request)
+    version = _posted_version(request)
     text = request.POST.get("move", "")
-    if ply is None or not text:
+    if ply is None or version == GARBLED or not text:
         return _garbled(request, game)
     try:
         move = Move.parse(text)
     except MoveSyntaxError:
         return _refuse(request, game, _("“%(move)s” is not a move.") % {"move": text[:ECHO]}, 400)
     autoplay = _autoplay(request, game.variant)
-    return _act(request, game, lambda: services.play(game, ply, move, autoplay=autoplay))
+    return _act(
+        request,
+        game,
+        lambda: services.play(game, ply, move, autoplay=autoplay, version=version),
+    )
 
 
 @require_POST
@@ -176,8 +247,9 @@ def to_foundation(request: HttpRequest, public_id: str) -> HttpResponse:
     """Send the picked card (``pick``: ``w``, ``t3``) to the first foundation that takes it."""
     game = _game_or_404(request, public_id)
     ply = _posted_ply(request)
+    version = _posted_version(request)
     pick = request.POST.get("pick", "")
-    if ply is None or not pick:
+    if ply is None or version == GARBLED or not pick:
         return _garbled(request, game)
     try:
         Move.parse(f"{pick}-f1")
@@ -185,7 +257,9 @@ def to_foundation(request: HttpRequest, public_id: str) -> HttpResponse:
         return _refuse(request, game, _("“%(pick)s” is not a card.") % {"pick": pick[:ECHO]}, 400)
     autoplay = _autoplay(request, game.variant)
     return _act(
-        request, game, lambda: services.send_to_foundation(game, ply, pick, autoplay=autoplay)
+        request,
+        game,
+        lambda: services.send_to_foundation(game, ply, pick, autoplay=autoplay, version=version),
     )
 
 
@@ -193,18 +267,20 @@ def to_foundation(request: HttpRequest, public_id: str) -> HttpResponse:
 def undo(request: HttpRequest, public_id: str) -> HttpResponse:
     game = _game_or_404(request, public_id)
     ply = _posted_ply(request)
-    if ply is None:
+    version = _posted_version(request)
+    if ply is None or version == GARBLED:
         return _garbled(request, game)
-    return _act(request, game, lambda: services.undo(game, ply))
+    return _act(request, game, lambda: services.undo(game, ply, version=version))
 
 
 @require_POST
 def redo(request: HttpRequest, public_id: str) -> HttpResponse:
     game = _game_or_404(request, public_id)
     ply = _posted_ply(request)
-    if ply is None:
+    version = _posted_version(request)
+    if ply is None or version == GARBLED:
         return _garbled(request, game)
-    return _act(request, game, lambda: services.redo(game, ply))
+    return _act(request, game, lambda: services.redo(game, ply, version=version))
 
 
 @require_POST
@@ -243,6 +319,27 @@ def _game_or_404(request: HttpRequest, public_id: str) -> Game:
     return get_object_or_404(Game.objects.owned_by(owner_of(request)), public_id=public_id)
 
 
+def _record_json(game: Game, moves: list[str]) -> str:
+    """The game's NOTATION.md record with its id, status, dates and player after the moves."""
+    extra = {
+        "game": game.public_id,
+        "status": game.status,
+        "created": game.created_at.isoformat(),
+        "seconds_played": game.seconds_played,
+    }
+    if game.owner is not None:
+        extra["player"] = game.owner.get_username()
+    if game.finished_at is not None:
+        extra["finished"] = game.finished_at.isoformat()
+    return Record(game.variant, game.deal_number, moves).to_json(**extra)
+
+
+def _download(text: str, name: str) -> HttpResponse:
+    response = HttpResponse(text, content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="{name}.json"'
+    return response
+
+
 def _game_url(game: Game) -> str:
     return reverse("games:game", args=[game.public_id])
 
@@ -254,7 +351,21 @@ def _go(request: HttpRequest, url: str) -> HttpResponse:
 
 
 def _posted_ply(request: HttpRequest) -> int | None:
-    text = request.POST.get("ply", "")
+    return _count(request.POST.get("ply", ""))
+
+
+def _posted_version(request: HttpRequest) -> int | None:
+    """The game's version on the board the player saw, if the request says (older pages and
+    scripts send only the ply), or GARBLED."""
+    text = request.POST.get("version")
+    if text is None:
+        return None
+    version = _count(text)
+    return GARBLED if version is None else version
+
+
+def _count(text: str) -> int | None:
+    """The whole number ``text`` writes (digits only, a sane length), or None."""
     if not (text.isascii() and text.isdigit()) or len(text) > 9:
         return None
     return int(text)
@@ -319,6 +430,7 @@ def _render(
         "variant": variant,
         "board": build_board(position, pick, playable=not game.is_finished),
         "game_url": _game_url(game),
+        "urls": {name: reverse(f"games:{name}", args=[game.public_id]) for name in ACTIONS},
         "autoplay": _autoplay(request, game.variant),
         "message": message,
         "level": level,

@@ -4,6 +4,7 @@ import random
 from pathlib import Path
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -11,6 +12,20 @@ from games.models import Game
 from games.rules import Move, Record, first_position, get_variant, parse_record, replay
 
 HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    """An empty cache for every test: the log-in throttle counts failures in it."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    """A fast hasher: the tests check passwords, not the hashing's cost."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture

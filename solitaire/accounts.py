@@ -1,0 +1,212 @@
+"""The account pages: sign up, log in and out, the account page (email), change the password,
+reset a forgotten one by email, delete the account.
+
+Django's auth views do the work where they fit. Around them: the throttle (a refused password
+check is a 429 with Retry-After, any other bad form a 400), and the guest's games, which become
+the account's as the guest signs up or logs in (``log_in``).
+"""
+
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.contrib import auth, messages
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render, resolve_url
+from django.urls import reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_http_methods
+
+from games import services
+
+from .forms import (
+    DeleteAccountForm,
+    EmailForm,
+    LogInForm,
+    SignUpForm,
+    ThrottledPasswordChangeForm,
+    refused_for,
+)
+
+
+def log_in(request: HttpRequest, user) -> None:
+    """Log ``user`` in and make the games this browser played as a guest theirs.
+
+    ``auth.login`` gives the session a new key (so a key planted before cannot follow the
+    player in): the guest's key is read before it changes.
+    """
+    guest_key = request.session.session_key or ""
+    auth.login(request, user)
+    adopted = services.adopt_guest_games(guest_key, user)
+    if adopted:
+        messages.success(
+            request,
+            ngettext(
+                "The game you played as a guest is now in your account.",
+                "The %(count)d games you played as a guest are now in your account.",
+                adopted,
+            )
+            % {"count": adopted},
+        )
+
+
+class BadFormStatus:
+    """A refused form is a 400, or a 429 (with Retry-After) when the throttle refused it."""
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        seconds = refused_for(form)
+        response.status_code = 429 if seconds else 400
+        if seconds:
+            response["Retry-After"] = str(seconds)
+        return response
+
+
+# -- signing up, in and out -----------------------------------------------------------------
+
+
+@sensitive_post_parameters("password1", "password2")
+@require_http_methods(["GET", "POST"])
+def sign_up(request: HttpRequest) -> HttpResponse:
+    """Make an account and log into it; the guest's games come along."""
+    if request.user.is_authenticated:
+        return redirect("account")
+    if request.method == "GET":
+        return _sign_up_page(request, SignUpForm())
+    form = SignUpForm(request.POST)
+    if not form.is_valid():
+        return _sign_up_page(request, form, status=400)
+    try:
+        with transaction.atomic():
+            user = form.save()
+    except IntegrityError:  # the same name, taken by another sign-up a moment before
+        form.add_error("username", _("A user with that username already exists."))
+        return _sign_up_page(request, form, status=400)
+    messages.success(
+        request, _("Welcome, %(name)s: your account is ready.") % {"name": user.get_username()}
+    )
+    log_in(request, user)
+    return redirect(_next_url(request) or resolve_url(settings.LOGIN_REDIRECT_URL))
+
+
+class LogIn(BadFormStatus, auth_views.LoginView):
+    form_class = LogInForm
+    redirect_authenticated_user = True
+
+    def form_valid(self, form):
+        log_in(self.request, form.get_user())
+        return HttpResponseRedirect(self.get_success_url())
+
+    def get_redirect_url(self):
+        url = super().get_redirect_url()
+        # Back to the log-in page would send a logged-in player round in a loop.
+        return "" if urlsplit(url).path == self.request.path else url
+
+
+class LogOut(auth_views.LogoutView):
+    def post(self, request, *args, **kwargs):
+        response = super().post(request, *args, **kwargs)
+        messages.success(request, _("You are logged out."))
+        return response
+
+
+# -- the account ----------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account(request: HttpRequest) -> HttpResponse:
+    """The account page: the username, the email address (to change), links to the rest."""
+    if request.method == "GET":
+        return _account_page(request, EmailForm(instance=request.user))
+    form = EmailForm(request.POST, instance=request.user)
+    if not form.is_valid():
+        return _account_page(request, form, status=400)
+    form.save()
+    messages.success(request, _("Your email address is saved."))
+    return redirect("account")
+
+
+@login_required
+@sensitive_post_parameters("password")
+@require_http_methods(["GET", "POST"])
+def delete_account(request: HttpRequest) -> HttpResponse:
+    """Delete the account and all its games, once the player confirms with their password."""
+    user = request.user
+    if request.method == "GET":
+        form = DeleteAccountForm(user=user, request=request)
+        return render(request, "registration/delete_account.html", {"form": form})
+    form = DeleteAccountForm(request.POST, user=user, request=request)
+    if not form.is_valid():
+        seconds = refused_for(form)
+        response = render(
+            request,
+            "registration/delete_account.html",
+            {"form": form},
+            status=429 if seconds else 400,
+        )
+        if seconds:
+            response["Retry-After"] = str(seconds)
+        return response
+    services.delete_player(user)
+    auth.logout(request)
+    messages.success(request, _("Your account and all its games are deleted."))
+    return redirect("games:home")
+
+
+# -- passwords ------------------------------------------------------------------------------
+
+
+class PasswordChange(BadFormStatus, auth_views.PasswordChangeView):
+    form_class = ThrottledPasswordChangeForm
+    success_url = reverse_lazy("account")
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "request": self.request}
+
+    def form_valid(self, form):
+        # Django keeps this session logged in; the account's other sessions are logged out.
+        response = super().form_valid(form)
+        messages.success(self.request, _("Your password is changed."))
+        return response
+
+
+class PasswordReset(BadFormStatus, auth_views.PasswordResetView):
+    email_template_name = "registration/password_reset_email.txt"
+
+
+class PasswordResetConfirm(BadFormStatus, auth_views.PasswordResetConfirmView):
+    def render_to_response(self, context, **response_kwargs):
+        if not context.get("validlink"):
+            response_kwargs.setdefault("status", 400)
+        return super().render_to_response(context, **response_kwargs)
+
+
+# -- helpers --------------------------------------------------------------------------------
+
+
+def _sign_up_page(request: HttpRequest, form: SignUpForm, status: int = 200) -> HttpResponse:
+    return render(
+        request,
+        "registration/signup.html",
+        {"form": form, "next": _next_url(request)},
+        status=status,
+    )
+
+
+def _account_page(request: HttpRequest, form: EmailForm, status: int = 200) -> HttpResponse:
+    return render(request, "registration/account.html", {"form": form}, status=status)
+
+
+def _next_url(request: HttpRequest) -> str:
+    """The ``next`` URL the request carries, if it stays on this site."""
+    url = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(
+        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return url if safe else ""

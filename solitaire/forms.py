@@ -1,0 +1,144 @@
+"""The account forms: signing up, logging in, the email address, changing the password and
+deleting the account.
+
+Every form that checks a password goes through the throttle (solitaire/throttle.py): a client
+that failed too often is refused before its password is looked at, with an error of code
+``throttled`` whose ``seconds`` say how long to wait (``refused_for`` finds it, for the view to
+answer 429).
+"""
+
+from collections.abc import Callable
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from . import throttle
+
+
+def checked(request: HttpRequest, username: str, check: Callable[[], bool]) -> bool:
+    """The outcome of the password ``check`` for ``username``, counted by the throttle.
+
+    ValidationError (code ``throttled``) without running ``check`` when the throttle refuses
+    this client. A failed check is counted, a good one forgets the username's failures.
+    """
+    seconds = throttle.wait_seconds(request, username)
+    if seconds:
+        minutes = -(-seconds // 60)
+        raise ValidationError(
+            ngettext(
+                "Too many failed attempts: wait %(minutes)d minute and try again.",
+                "Too many failed attempts: wait %(minutes)d minutes and try again.",
+                minutes,
+            ),
+            code="throttled",
+            params={"minutes": minutes, "seconds": seconds},
+        )
+    if check():
+        throttle.succeeded(username)
+        return True
+    throttle.failed(request, username)
+    return False
+
+
+def refused_for(form: forms.Form) -> int:
+    """The seconds the throttle refused ``form``'s password check for; 0 if it did not."""
+    for errors in form.errors.as_data().values():
+        for error in errors:
+            if error.code == "throttled":
+                return error.params["seconds"]
+    return 0
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(
+        label=_("Email (optional)"),
+        required=False,
+        help_text=_("Only to send you a link if you forget your password."),
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username", "email")
+
+
+class LogInForm(AuthenticationForm):
+    """Django's log-in form, throttled."""
+
+    def clean(self):
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        if username is None or not password:
+            return self.cleaned_data
+        failure: list[ValidationError] = []
+
+        def check() -> bool:
+            try:
+                super(LogInForm, self).clean()
+            except ValidationError as e:
+                failure.append(e)
+                # Only a wrong password (or username) counts: an inactive account is no guess.
+                return e.code != "invalid_login"
+            return True
+
+        checked(self.request, username, check)
+        if failure:
+            raise failure[0]
+        return self.cleaned_data
+
+
+class ThrottledPasswordChangeForm(PasswordChangeForm):
+    """Django's form to change one's password: the check of the old password is throttled."""
+
+    def __init__(self, user, *args, request: HttpRequest, **kwargs):
+        self.request = request
+        super().__init__(user, *args, **kwargs)
+
+    def clean_old_password(self):
+        old_password = self.cleaned_data["old_password"]
+        if not checked(
+            self.request, self.user.get_username(), lambda: self.user.check_password(old_password)
+        ):
+            raise ValidationError(
+                self.error_messages["password_incorrect"], code="password_incorrect"
+            )
+        return old_password
+
+
+class EmailForm(forms.ModelForm):
+    email = forms.EmailField(
+        label=_("Email"),
+        required=False,
+        help_text=_("Only to send you a link if you forget your password. Leave empty for none."),
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+    class Meta:
+        model = get_user_model()
+        fields = ("email",)
+
+
+class DeleteAccountForm(forms.Form):
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, *args, user, request: HttpRequest, **kwargs):
+        self.user = user
+        self.request = request
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if not checked(
+            self.request, self.user.get_username(), lambda: self.user.check_password(password)
+        ):
+            raise ValidationError(_("That is not your password."), code="password_incorrect")
+        return password

@@ -1,0 +1,111 @@
+"""One player, two devices, in two separate browser contexts: a game begun as a guest on the
+laptop, the account made there, the game resumed on the phone at the same position and played
+on, and the laptop catching up by itself; then back the other way."""
+
+import pytest
+from django.core.cache import cache
+from playwright.sync_api import expect
+
+from .conftest import BOARD, card, layout, moved_on, open_deal, ply, top_card
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PASSWORD = "green felt 40 thieves"
+#: The page asks every 3 seconds; a few more for a slow machine.
+CATCH_UP_MS = 9_000
+
+
+@pytest.fixture(autouse=True)
+def quick_accounts(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    cache.clear()
+
+
+def deal(page) -> int:
+    """Deal from the stock (a click on it); the ply after."""
+    before = ply(page)
+    page.locator(f"{BOARD} .stock-button").click()
+    return moved_on(page, before)
+
+
+def resume(page) -> None:
+    page.get_by_role("link", name="Resume Forty Thieves, deal 1").click()
+    expect(page.locator(BOARD)).to_have_attribute("data-variant", "forty-thieves")
+
+
+def test_a_game_follows_its_player_to_a_second_device(page, phone_page, live_server, screenshots):
+    laptop, phone = page, phone_page
+
+    # A guest on the laptop: a game of Forty Thieves deal 1, two moves in.
+    open_deal(laptop, live_server, "forty-thieves", 1)
+    card(laptop, "t8").click()
+    top_card(laptop, "t4").click()
+    moved_on(laptop, 0)
+    at = deal(laptop)
+    guest_board = layout(laptop)
+
+    # Signing up there brings the game along: it is in My games, where it was left.
+    laptop.get_by_role("link", name="Sign up").click()
+    laptop.get_by_label("Username:").fill("alice")
+    laptop.get_by_label("Password:", exact=True).fill(PASSWORD)
+    laptop.get_by_label("Password confirmation:").fill(PASSWORD)
+    screenshots(laptop, "two-devices-sign-up")
+    laptop.get_by_role("button", name="Sign up").click()
+    expect(laptop).to_have_url(f"{live_server.url}/my/")
+    expect(laptop.locator(".messages")).to_contain_text("now in your account")
+    screenshots(laptop, "two-devices-my-games")
+    resume(laptop)
+    expect(laptop.locator(BOARD)).to_have_attribute("data-ply", str(at))
+    assert layout(laptop) == guest_board
+
+    # Logging in on the phone: the same game, the same board.
+    phone.goto(live_server.url)
+    phone.get_by_role("link", name="Log in").click()
+    phone.get_by_label("Username:").fill("alice")
+    phone.get_by_label("Password:").fill(PASSWORD)
+    phone.get_by_role("button", name="Log in").click()
+    expect(phone).to_have_url(f"{live_server.url}/my/")
+    resume(phone)
+    expect(phone.locator(BOARD)).to_have_attribute("data-ply", str(at))
+    assert layout(phone) == layout(laptop)
+    screenshots(phone, "two-devices-phone")
+
+    # Playing on on the phone: the laptop, untouched, catches up by itself.
+    at = deal(phone)
+    expect(laptop.locator(BOARD)).to_have_attribute("data-ply", str(at), timeout=CATCH_UP_MS)
+    expect(laptop.locator("#announce")).to_contain_text("Caught up")
+    assert layout(laptop) == layout(phone)
+
+    # And back on the laptop: a move there reaches the phone.
+    at = deal(laptop)
+    expect(phone.locator(BOARD)).to_have_attribute("data-ply", str(at), timeout=CATCH_UP_MS)
+    assert layout(phone) == layout(laptop)
+    screenshots(laptop, "two-devices-caught-up")
+
+
+def test_a_move_from_the_device_that_is_behind_gets_the_current_board(
+    page, phone_page, live_server
+):
+    """The phone moves before it has caught up: its move is not played on a board it never
+    saw; it gets the current board, and can play on from there."""
+    laptop, phone = page, phone_page
+    open_deal(laptop, live_server, "forty-thieves", 1)
+    laptop.get_by_role("link", name="Sign up").click()
+    laptop.get_by_label("Username:").fill("alice")
+    laptop.get_by_label("Password:", exact=True).fill(PASSWORD)
+    laptop.get_by_label("Password confirmation:").fill(PASSWORD)
+    laptop.get_by_role("button", name="Sign up").click()
+    phone.goto(f"{live_server.url}/account/login/")
+    phone.get_by_label("Username:").fill("alice")
+    phone.get_by_label("Password:").fill(PASSWORD)
+    phone.get_by_role("button", name="Log in").click()
+    resume(phone)
+    # The phone stops asking, as a phone asleep would; the laptop plays on.
+    phone.evaluate("document.querySelectorAll('[data-poll]').forEach(e => e.remove())")
+    resume(laptop)
+    at = deal(laptop)
+    assert ply(phone) == 0
+    phone.locator(f"{BOARD} .stock-button").click()
+    expect(phone.locator("#announce")).to_contain_text("The game had moved on")
+    expect(phone.locator(BOARD)).to_have_attribute("data-ply", str(at))
+    assert layout(phone) == layout(laptop)

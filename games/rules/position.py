@@ -283,6 +283,8 @@ class Position:
             else:
                 empties.append(COLUMN + j)
 
+        # The single-card targets are written out for the waste, each column and (Forty Devils)
+        # each left foundation rather than shared in a helper: this is a search's inner loop.
         parents = self._parents
         nget = needs.get
         tget = tops.get

@@ -205,12 +205,13 @@ def build_board(position: Position, pick: str = "", *, playable: bool = True) ->
             % {"number": j + 1, "count": len(cards)},
             count=len(cards),
         )
+        movable = position.movable(j)
         for k, card in enumerate(cards):
             depth = len(cards) - k
             if k < down:
                 view.cards.append(CardView(None))
                 continue
-            can_pick = depth == 1 or variant.sequence_moves
+            can_pick = depth <= movable
             pick_text = "" if not can_pick else pile if depth == 1 else f"{pile}:{depth}"
             view.cards.append(card_view(card, pick_text, pick_source == pile and depth <= held))
         columns.append(view)

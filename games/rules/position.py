@@ -109,6 +109,24 @@ class Position:
         """The face-up cards of column ``j`` (0-based), bottom to top."""
         return self.columns[j][self.down[j] :]
 
+    def movable(self, j: int) -> int:
+        """How many cards from the top of column ``j`` (0-based) may move as one unit.
+
+        0 for an empty column, 1 in games without sequence moves, else the length of the
+        sequence at the top of the column (RULES.md: any part of it may move).
+        """
+        col = self.columns[j]
+        if not col:
+            return 0
+        if not self.variant.sequence_moves:
+            return 1
+        accepts = self._accepts
+        i = len(col) - 1
+        lowest = self.down[j]
+        while i > lowest and col[i] in accepts[col[i - 1]]:
+            i -= 1
+        return len(col) - i
+
     def last_move(self) -> Move | None:
         return self.history[-1][0] if self.history else None
 

@@ -146,3 +146,27 @@ def test_any_text_either_is_refused_or_round_trips(text):
         return
     canonical = text.replace(":1-", "-")
     assert str(move) == canonical
+
+
+@common
+@given(game=games, number=deal_numbers, data=st.data())
+def test_movable_is_the_longest_run_any_legal_move_could_take(game, number, data):
+    position = first_position(VARIANTS[game], number)
+    play_randomly(data, position, 150)
+    for j, col in enumerate(position.columns):
+        movable = position.movable(j)
+        assert movable <= len(col) - position.down[j]
+        longest = max(
+            (
+                m.count
+                for m in every_conceivable_move(position)
+                if m.src == COLUMN + j and position.check(m) is None
+            ),
+            default=0,
+        )
+        # Every legal move from the column takes at most the movable run ...
+        assert longest <= movable
+        # ... and a longer pick is never a sequence the rules let move.
+        if col:
+            too_many = Move(COLUMN + j, COLUMN + (j + 1) % len(position.columns), movable + 1)
+            assert position.check(too_many) is not None

@@ -206,3 +206,10 @@ def test_forty_devils_wins_with_the_last_run_home():
     assert p.is_won()
     assert p.status == "won"
     assert p.legal_moves() == []
+
+
+def test_forty_devils_movable_run_stops_at_a_card_of_another_suit():
+    p = pos(GAME, t1="KH 6H 8S JH", t2="4D TS 9S 8S")
+    assert p.movable(0) == 1
+    assert p.movable(1) == 3
+    assert p.movable(2) == 0

@@ -43,8 +43,8 @@ DETAILS = {
         ),
         _(
             "When the stock is empty you may redeal: the waste is turned over, without "
-            "shuffling, to become the stock again, so the next pass deals the same cards in the "
-            "same order. Three redeals: four passes in all."
+            "shuffling, to become the stock again, so the next pass deals the remaining cards in "
+            "the same order. Three redeals: four passes in all."
         ),
     ],
     "lucas": [
@@ -72,8 +72,7 @@ DETAILS = {
     "streets": [_("Forty Thieves, but built down in alternate colours.")],
     "forty-devils": [
         _(
-            "A Thomas Warfield game, a cross between Rouge et Noir and Lady Cadogan. Build down "
-            "in suit; same-suit sequences move whole or in part. One pass through the stock."
+            "A Thomas Warfield game, a cross between Rouge et Noir and Lady Cadogan."
         ),
         _(
             "The left foundations (1 to 4) are built up in suit from Ace to King, no two of the "

@@ -101,6 +101,13 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["owner", "-updated_at"], name="game_owner_recent"),
             models.Index(fields=["session_key", "-updated_at"], name="game_guest_recent"),
+            # The statistics: streaks read finished games in the order they finished; the
+            # history filters by game, and a game page looks up the player's other games of
+            # its deal.
+            models.Index(fields=["owner", "finished_at"], name="game_owner_finished"),
+            models.Index(fields=["session_key", "finished_at"], name="game_guest_finished"),
+            models.Index(fields=["owner", "variant", "deal"], name="game_owner_deal"),
+            models.Index(fields=["session_key", "variant", "deal"], name="game_guest_deal"),
         ]
 
     def __str__(self) -> str:

@@ -119,7 +119,7 @@ def start_from_record(owner: Owner, record: Record) -> Game:
         ply=len(record.moves),
         move_count=len(record.moves),
         first_move_at=now if record.moves else None,
-        finished_at=now if status == Game.Status.WON else None,
+        finished_at=None if status == Game.Status.PLAYING else now,
     )
     MoveRow.objects.bulk_create(
         MoveRow(game=game, ply=n, notation=text) for n, text in enumerate(record.moves, 1)
@@ -218,7 +218,7 @@ def give_up(game: Game) -> Outcome:
     game.finished_at = now
     game.version += 1
     game.save()
-    return Outcome(game, game.position(), [_("You gave up this game.")])
+    return Outcome(game, game.position(), [_("Game given up.")])
 
 
 # -- players --------------------------------------------------------------------------------
@@ -298,6 +298,7 @@ def _save(game: Game, position: Position) -> None:
     game.ply = position.moves
     game.version += 1
     game.status = position.status
-    if game.status == Game.Status.WON:
-        game.finished_at = now
+    # A stuck game has finished until an undo or a restart brings it back to playing: the
+    # statistics count it as lost, and its streaks run in the order games finished.
+    game.finished_at = None if game.status == Game.Status.PLAYING else now
     game.save()

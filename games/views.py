@@ -13,6 +13,7 @@ import secrets
 from collections import defaultdict
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -23,19 +24,21 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from . import services
+from . import charts, services, stats
 from .board import build_board, picks
+from .describe import play_and_describe
 from .forms import RANDOM_DEALS, NewGameForm, RecordForm, parse_deal_number
 from .guide import BUILD_WORDS, DETAILS, PYSOLFC, SUMMARIES, layout
 from .models import Game
 from .models import Move as MoveRow
 from .owners import owner_of
 from .rules import MAX_DEAL, VARIANTS, IllegalMove, Move, MoveSyntaxError, Record, RecordError
+from .rules import replay as replay_record
 
 #: The session key of the per-game-type "automatic moves to foundations" settings.
 AUTOPLAY_KEY = "autoplay"
 #: The longest move text worth echoing back in a message.
-ECHO = 20
+ECHO = 24
 #: A posted version that is not a number: the request is garbled.
 GARBLED = -1
 #: How many games in progress, and how many finished ones, "My games" lists.
@@ -44,6 +47,10 @@ MY_GAMES_FINISHED = 30
 #: The URL names of a game's actions: the board's forms and scripts post to them (and ask
 #: ``poll`` whether the game moved on elsewhere).
 ACTIONS = ("move", "to_foundation", "undo", "redo", "restart", "give_up", "autoplay", "poll")
+#: How many games a page of the history lists.
+HISTORY_PAGE = 50
+#: The replay viewer's speeds: seconds a move stays in sight, the default first.
+REPLAY_SPEEDS = (1.0, 2.0, 0.5, 0.25)
 
 
 # -- pages ----------------------------------------------------------------------------------
@@ -99,7 +106,7 @@ def play_deal(request: HttpRequest, variant: str, deal: str) -> HttpResponse:
                     "“%(deal)s” is not a deal number: a deal number is a whole number "
                     "from 1 to %(max)s."
                 )
-                % {"deal": deal[:ECHO], "max": MAX_DEAL}
+                % {"deal": _echo(deal), "max": MAX_DEAL}
             },
             status=400,
         )
@@ -218,6 +225,97 @@ def my_records(request: HttpRequest) -> HttpResponse:
     return _download(text, f"patience-games-{now:%Y-%m-%d}")
 
 
+@require_GET
+def statistics(request: HttpRequest, variant: str = "") -> HttpResponse:
+    """The player's statistics: every game together, or one game type (``variant``)."""
+    if variant and variant not in VARIANTS:
+        raise Http404(_("There is no such game."))
+    figures = stats.statistics(owner_of(request))
+    shown = figures.overall
+    if variant:
+        shown = figures.scope(variant) or stats.Figures(VARIANTS[variant])
+        if not shown.weeks:
+            shown.weeks = [stats.Week(start) for start in stats.week_starts(timezone.localdate())]
+        name = VARIANTS[variant].name
+        bars_title = _("%(name)s: games and wins per week") % {"name": name}
+        line_title = _("%(name)s: win rate over time") % {"name": name}
+    else:
+        bars_title = _("All games: games and wins per week")
+        line_title = _("All games: win rate over time")
+    return render(
+        request,
+        "games/stats.html",
+        {
+            "statistics": figures,
+            "shown": shown,
+            "variant": VARIANTS.get(variant),
+            "variants": VARIANTS.values(),
+            "bars": charts.games_and_wins(shown.weeks, bars_title),
+            "bars_title": bars_title,
+            "line": charts.win_rate(shown.weeks, line_title),
+            "line_title": line_title,
+        },
+    )
+
+
+@require_GET
+def history(request: HttpRequest) -> HttpResponse:
+    """The player's games, last played first, by game type and result, a page at a time."""
+    variant = request.GET.get("game", "")
+    result = request.GET.get("result", "")
+    context = {
+        "variants": VARIANTS.values(),
+        "game_filter": variant,
+        "result_filter": result,
+        "results": _results(),
+    }
+    if (variant and variant not in VARIANTS) or (result and result not in stats.RESULTS):
+        context["problem"] = _("There is no such game or result to show: choose from the lists.")
+        return render(request, "games/history.html", context, status=400)
+    games = stats.history(owner_of(request), variant=variant, result=result)
+    page = Paginator(games, HISTORY_PAGE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context.update({"page": page, "query": query.urlencode()})
+    return render(request, "games/history.html", context)
+
+
+@require_GET
+def replay(request: HttpRequest, public_id: str, ply: int | None = None) -> HttpResponse:
+    """The game read-only at ``ply`` (0: the deal), to step through move by move.
+
+    A ply past the game's last move goes to its last; for htmx, just the board and the steps.
+    """
+    game = _game_or_404(request, public_id)
+    if ply is None or ply > game.ply:
+        return redirect("games:replay", game.public_id, 0 if ply is None else game.ply)
+    moves = list(game.moves.filter(ply__lte=ply).order_by("ply").values_list("notation", flat=True))
+    position = replay_record(Record(game.variant, game.deal_number, moves[:-1]))
+    said = play_and_describe(position, Move.parse(moves[-1])) if moves else ""
+    variant = VARIANTS[game.variant]
+    steps = {"first": 0, "back": max(ply - 1, 0), "forward": min(ply + 1, game.ply)}
+    steps["last"] = game.ply
+    context = {
+        "game": game,
+        "variant": variant,
+        "ply": ply,
+        "move": moves[-1] if moves else "",
+        "said": said,
+        "board": build_board(position, playable=False),
+        "steps": {
+            name: reverse("games:replay", args=[game.public_id, target])
+            for name, target in steps.items()
+        },
+        "speeds": [(seconds, f"{seconds:g}") for seconds in REPLAY_SPEEDS],
+        "slots": max(variant.columns, 11 if variant.stock_deal > 1 else 10),
+    }
+    partial = request.htmx and not request.htmx.history_restore_request
+    template = "games/replay.html#replay" if partial else "games/replay.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
 # -- actions --------------------------------------------------------------------------------
 
 
@@ -233,7 +331,7 @@ def move(request: HttpRequest, public_id: str) -> HttpResponse:
     try:
         move = Move.parse(text)
     except MoveSyntaxError:
-        return _refuse(request, game, _("“%(move)s” is not a move.") % {"move": text[:ECHO]}, 400)
+        return _refuse(request, game, _("“%(move)s” is not a move.") % {"move": _echo(text)}, 400)
     autoplay = _autoplay(request, game.variant)
     return _act(
         request,
@@ -254,7 +352,7 @@ def to_foundation(request: HttpRequest, public_id: str) -> HttpResponse:
     try:
         Move.parse(f"{pick}-f1")
     except MoveSyntaxError:
-        return _refuse(request, game, _("“%(pick)s” is not a card.") % {"pick": pick[:ECHO]}, 400)
+        return _refuse(request, game, _("“%(pick)s” is not a card.") % {"pick": _echo(pick)}, 400)
     autoplay = _autoplay(request, game.variant)
     return _act(
         request,
@@ -315,8 +413,21 @@ def autoplay(request: HttpRequest, public_id: str) -> HttpResponse:
 # -- helpers --------------------------------------------------------------------------------
 
 
+def _echo(text: str) -> str:
+    """The player's input to quote back in a message: whole, or cut with an ellipsis."""
+    return text if len(text) <= ECHO else text[: ECHO - 1] + "\u2026"
+
+
 def _game_or_404(request: HttpRequest, public_id: str) -> Game:
     return get_object_or_404(Game.objects.owned_by(owner_of(request)), public_id=public_id)
+
+
+def _results() -> list[tuple[str, str]]:
+    return [
+        ("won", _("won")),
+        ("lost", _("lost (given up or stuck)")),
+        ("unfinished", _("unfinished")),
+    ]
 
 
 def _record_json(game: Game, moves: list[str]) -> str:
@@ -440,6 +551,9 @@ def _render(
         "slots": max(variant.columns, 11 if variant.stock_deal > 1 else 10),
     }
     partial = request.htmx and not request.htmx.history_restore_request
+    if not partial:
+        # The whole page only: a move's board partial costs no query for it.
+        context["deal_record"] = stats.deal_record(owner_of(request), game)
     template = "games/play.html#board-response" if partial else "games/play.html"
     response = render(request, template, context, status=status)
     patch_vary_headers(response, ["HX-Request"])

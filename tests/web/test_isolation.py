@@ -16,6 +16,7 @@ REQUESTS = [
     ("game", "get", {}),
     ("game", "get", {"pick": "t1"}),
     ("record", "get", {}),
+    ("replay", "get", {}),
     ("poll", "get", {"version": "0"}),
     ("move", "post", {"move": "deal", "ply": "0"}),
     ("to_foundation", "post", {"pick": "t1", "ply": "0"}),

@@ -1,0 +1,333 @@
+"""A player's statistics, history and per-deal bests, read with ORM aggregations.
+
+The definitions (the statistics page states them too):
+
+- a game counts once its first move is made (``first_move_at`` is set);
+- won: all 104 cards on the foundations;
+- lost: given up, or stuck (no legal move left); undoing out of a stuck game, or restarting
+  it, makes it unfinished again (``services`` clears its ``finished_at``);
+- unfinished: every other game that counts;
+- win rate: won / (won + lost);
+- streaks run over the won and lost games in the order they finished (``finished_at``);
+- a game's moves are the moves of its record: moves taken back by undo do not count.
+
+The number of queries does not grow with the number of games: the figures of every game type
+come from one grouped aggregate, the fastest and shortest wins from one window query each, the
+weekly charts from two grouped aggregates, and the streaks from one query of the finished
+games' (game type, result) pairs in finish order.
+"""
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+
+from django.db.models import Case, Count, IntegerField, Min, Q, QuerySet, Sum, Value, When
+from django.utils import timezone
+
+from .models import Game
+from .owners import Owner
+from .rules import VARIANTS, Variant
+
+WON = Game.Status.WON
+LOST = (Game.Status.GIVEN_UP, Game.Status.STUCK)
+#: How many weeks the charts show, this week last.
+WEEKS = 26
+#: The history's result filter: its values and the games each keeps.
+RESULTS = {
+    "won": Q(status=WON),
+    "lost": Q(status__in=LOST),
+    "unfinished": Q(status=Game.Status.PLAYING),
+}
+
+
+def clock(seconds: float) -> str:
+    """``m:ss`` or ``h:mm:ss``, as the game page's clock shows time played."""
+    minutes, secs = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+@dataclass(frozen=True)
+class GameRef:
+    """One game that a figure belongs to, to link to."""
+
+    public_id: str
+    seconds: int
+    moves: int
+
+    @property
+    def clock(self) -> str:
+        return clock(self.seconds)
+
+
+@dataclass
+class Figures:
+    """The figures of one game type, or of all games together (``variant`` None)."""
+
+    variant: Variant | None
+    played: int = 0
+    won: int = 0
+    lost: int = 0
+    #: The run of equal results at the end, and whether it is of wins.
+    current_streak: int = 0
+    current_streak_won: bool = False
+    best_streak: int = 0
+    fastest: GameRef | None = None
+    fewest: GameRef | None = None
+    #: The sums over wins, for the averages.
+    win_seconds: int = 0
+    win_moves: int = 0
+    clean_wins: int = 0
+    weeks: list["Week"] = field(default_factory=list)
+
+    @property
+    def unfinished(self) -> int:
+        return self.played - self.won - self.lost
+
+    @property
+    def win_rate(self) -> float | None:
+        finished = self.won + self.lost
+        return self.won / finished if finished else None
+
+    @property
+    def win_percent(self) -> int | None:
+        rate = self.win_rate
+        return None if rate is None else round(rate * 100)
+
+    @property
+    def average_seconds(self) -> float | None:
+        return self.win_seconds / self.won if self.won else None
+
+    @property
+    def average_clock(self) -> str:
+        return clock(self.win_seconds / self.won) if self.won else ""
+
+    @property
+    def average_moves(self) -> float | None:
+        return self.win_moves / self.won if self.won else None
+
+    @property
+    def key(self) -> str:
+        return self.variant.id if self.variant is not None else ""
+
+
+@dataclass
+class Week:
+    """One week of a chart: games begun, won and lost in it, and the win rate at its end
+    (over every game finished by then; None before the first)."""
+
+    start: date
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    rate: float | None = None
+
+    @property
+    def percent(self) -> int | None:
+        return None if self.rate is None else round(self.rate * 100)
+
+
+@dataclass
+class Statistics:
+    overall: Figures
+    #: The game types played, in the usual order.
+    games: list[Figures]
+
+    def scope(self, variant_id: str) -> Figures | None:
+        return next((f for f in self.games if f.key == variant_id), None)
+
+
+def counted(owner: Owner) -> QuerySet:
+    """The games of ``owner`` that count: those with a first move."""
+    return Game.objects.owned_by(owner).filter(first_move_at__isnull=False)
+
+
+def statistics(owner: Owner, *, today: date | None = None) -> Statistics:
+    """Every figure of ``owner``, per game type and overall, in a fixed number of queries."""
+    games = counted(owner)
+    won = Q(status=WON)
+    scopes: dict[str, Figures] = {}
+    overall = Figures(None)
+    rows = (
+        games.values("variant")
+        .annotate(
+            played=Count("pk"),
+            won=Count("pk", filter=won),
+            lost=Count("pk", filter=Q(status__in=LOST)),
+            win_seconds=Sum("seconds_played", filter=won, default=0),
+            win_moves=Sum("ply", filter=won, default=0),
+            clean_wins=Count("pk", filter=won & Q(undo_count=0, hint_count=0)),
+            least_seconds=Min("seconds_played", filter=won),
+            least_moves=Min("ply", filter=won),
+        )
+        .order_by()
+    )
+    bests = {}
+    for row in rows:
+        if row["variant"] not in VARIANTS:
+            continue
+        figures = scopes[row["variant"]] = Figures(VARIANTS[row["variant"]])
+        for name in ("played", "won", "lost", "win_seconds", "win_moves", "clean_wins"):
+            setattr(figures, name, row[name])
+            setattr(overall, name, getattr(overall, name) + row[name])
+        if row["won"]:
+            bests[row["variant"]] = (row["least_seconds"], row["least_moves"])
+
+    _best_wins(games, bests, scopes, overall)
+    _streaks(games, scopes, overall)
+    _weeks(games, scopes, overall, today or timezone.localdate())
+    ordered = [scopes[v] for v in VARIANTS if v in scopes]
+    return Statistics(overall, ordered)
+
+
+def _best_wins(
+    games: QuerySet,
+    bests: dict[str, tuple[int, int]],
+    scopes: dict[str, Figures],
+    overall: Figures,
+) -> None:
+    """The games of each type's fastest win and win in fewest moves (``bests``: the least
+    seconds and moves of a win), the first to reach it on a tie: one query for them all."""
+    if not bests:
+        return
+    wanted = Q()
+    for variant, (seconds, moves) in bests.items():
+        wanted |= Q(variant=variant) & (Q(seconds_played=seconds) | Q(ply=moves))
+    candidates = (
+        games.filter(wanted, status=WON)
+        .order_by("finished_at", "pk")
+        .values_list("variant", "public_id", "seconds_played", "ply")
+    )
+    for variant, public_id, seconds, moves in candidates:
+        figures = scopes[variant]
+        least_seconds, least_moves = bests[variant]
+        game = GameRef(public_id, seconds, moves)
+        if seconds == least_seconds and (figures.fastest is None or moves < figures.fastest.moves):
+            figures.fastest = game
+        if moves == least_moves and (figures.fewest is None or seconds < figures.fewest.seconds):
+            figures.fewest = game
+    fastest = [f.fastest for f in scopes.values() if f.fastest]
+    fewest = [f.fewest for f in scopes.values() if f.fewest]
+    overall.fastest = min(fastest, key=lambda g: (g.seconds, g.moves), default=None)
+    overall.fewest = min(fewest, key=lambda g: (g.moves, g.seconds), default=None)
+
+
+def _streaks(games: QuerySet, scopes: dict[str, Figures], overall: Figures) -> None:
+    """Current and best winning streaks, over finished games in the order they finished."""
+    results = (
+        games.filter(finished_at__isnull=False, status__in=[WON, *LOST])
+        .order_by("finished_at", "pk")
+        .values_list("variant", "status")
+    )
+    for variant, status in results.iterator(chunk_size=5000):
+        for figures in (overall, scopes.get(variant)):
+            if figures is None:
+                continue
+            won = status == WON
+            if figures.current_streak and figures.current_streak_won == won:
+                figures.current_streak += 1
+            else:
+                figures.current_streak, figures.current_streak_won = 1, won
+            if won:
+                figures.best_streak = max(figures.best_streak, figures.current_streak)
+
+
+def week_starts(today: date, weeks: int = WEEKS) -> list[date]:
+    """The Mondays of the last ``weeks`` ISO weeks, oldest first, this week's last."""
+    monday = today - timedelta(days=today.weekday())
+    return [monday - timedelta(weeks=n) for n in range(weeks - 1, -1, -1)]
+
+
+def _weeks(games: QuerySet, scopes: dict[str, Figures], overall: Figures, today: date) -> None:
+    """Games begun, won and lost per week, and the win rate at each week's end.
+
+    Two grouped counts: by the week of the first move, and by the week of the finish. The
+    weeks' bounds are worked out here, in the site's time zone, so each row's week is a few
+    comparisons on any database.
+    """
+    starts = week_starts(today)
+    bounds = [timezone.make_aware(datetime.combine(start, time.min)) for start in starts]
+    for figures in (overall, *scopes.values()):
+        figures.weeks = [Week(start) for start in starts]
+
+    def week_of(moment: str) -> Case:
+        latest_first = range(len(bounds) - 1, -1, -1)
+        return Case(
+            *(When(**{f"{moment}__gte": bounds[n]}, then=Value(n)) for n in latest_first),
+            output_field=IntegerField(),
+        )
+
+    def weeks_of(variant: str):
+        for figures in (overall, scopes.get(variant)):
+            if figures is not None:
+                yield figures.weeks
+
+    begun = (
+        games.filter(first_move_at__gte=bounds[0])
+        .annotate(week=week_of("first_move_at"))
+        .values("variant", "week")
+        .annotate(count=Count("pk"))
+        .order_by()
+    )
+    for row in begun:
+        for weeks in weeks_of(row["variant"]):
+            weeks[row["week"]].games += row["count"]
+    ended = (
+        games.filter(finished_at__gte=bounds[0], status__in=[WON, *LOST])
+        .annotate(week=week_of("finished_at"))
+        .values("variant", "week")
+        .annotate(won=Count("pk", filter=Q(status=WON)), lost=Count("pk", filter=~Q(status=WON)))
+        .order_by()
+    )
+    for row in ended:
+        for weeks in weeks_of(row["variant"]):
+            weeks[row["week"]].wins += row["won"]
+            weeks[row["week"]].losses += row["lost"]
+
+    for figures in (overall, *scopes.values()):
+        # What finished before the charts' first week: the totals less what the weeks hold.
+        won = figures.won - sum(w.wins for w in figures.weeks)
+        lost = figures.lost - sum(w.losses for w in figures.weeks)
+        for week in figures.weeks:
+            won += week.wins
+            lost += week.losses
+            week.rate = won / (won + lost) if won + lost else None
+
+
+# -- history and per-deal bests --------------------------------------------------------------
+
+
+def history(owner: Owner, *, variant: str = "", result: str = "") -> QuerySet:
+    """The games of ``owner`` that count, last played first; of one game type and result if
+    asked (``result`` a key of RESULTS)."""
+    games = counted(owner)
+    if variant:
+        games = games.filter(variant=variant)
+    if result:
+        games = games.filter(RESULTS[result])
+    return games.order_by("-updated_at", "-pk")
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """The player's other games of one deal: how many, and the best win (fewest moves, then
+    fastest) if any."""
+
+    played: int
+    best: GameRef | None
+
+
+def deal_record(owner: Owner, game: Game) -> DealRecord | None:
+    """The player's record on ``game``'s deal from their other games of it; None if none."""
+    others = (
+        counted(owner).filter(variant=game.variant, deal=game.deal).exclude(pk=game.pk).order_by()
+    )
+    played = others.count()
+    if not played:
+        return None
+    best = (
+        others.filter(status=WON)
+        .order_by("ply", "seconds_played", "finished_at")
+        .values_list("public_id", "seconds_played", "ply")
+        .first()
+    )
+    return DealRecord(played, GameRef(*best) if best else None)

@@ -1,0 +1,38 @@
+"""The replay viewer in a real browser: stepping with the links and the arrow keys, and "Play"
+stepping on by itself, each step's address naming its ply."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games import services
+from games.models import Game
+from games.rules import Move
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_replay_steps_and_plays_with_the_address_naming_the_ply(page, live_server):
+    page.goto(live_server.url)
+    page.get_by_role("button", name="New game").first.click()
+    game = Game.objects.get(public_id=page.url.rstrip("/").split("/")[-1])
+    for n in range(4):
+        services.play(game, n, Move.parse("deal"), autoplay=False)
+    page.goto(f"{live_server.url}/g/{game.public_id}/replay/0/")
+    replay = page.locator("#replay")
+    expect(replay).to_have_attribute("data-ply", "0")
+    page.get_by_role("link", name="Forward").click()
+    expect(replay).to_have_attribute("data-ply", "1")
+    expect(page).to_have_url(re.compile(r"/replay/1/$"))
+    page.keyboard.press("ArrowRight")
+    expect(replay).to_have_attribute("data-ply", "2")
+    page.keyboard.press("ArrowLeft")
+    expect(replay).to_have_attribute("data-ply", "1")
+    page.get_by_label("Speed").select_option("0.25")
+    page.get_by_role("button", name="Play").click()
+    expect(replay).to_have_attribute("data-ply", "4")
+    expect(page).to_have_url(re.compile(r"/replay/4/$"))
+    expect(page.get_by_role("button", name="Play")).to_have_attribute("aria-pressed", "false")
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/replay/3/$"))

@@ -71,9 +71,7 @@ DETAILS = {
     ],
     "streets": [_("Forty Thieves, but built down in alternate colours.")],
     "forty-devils": [
-        _(
-            "A Thomas Warfield game, a cross between Rouge et Noir and Lady Cadogan."
-        ),
+        _("A Thomas Warfield game, a cross between Rouge et Noir and Lady Cadogan."),
         _(
             "The left foundations (1 to 4) are built up in suit from Ace to King, no two of the "
             "same suit. The top card of a left foundation may be played back onto a column."

@@ -65,10 +65,12 @@ class TestGamePage:
         assert 'data-pick="t1"' in html
         assert 'data-pick="t1:2"' not in html
 
-    def test_any_face_up_card_can_be_picked_where_runs_move(self, client):
+    def test_only_a_run_can_be_picked_where_runs_move(self, client):
+        # Forty Devils deal 1, column 1 is 3D AS KD 7D: no run, so only its top card.
         game = start(client, "forty-devils", 1)
         html = board_html(client.get(url("game", game)).content.decode())
-        assert 'data-pick="t1:4"' in html and 'data-pick="t1"' in html
+        assert 'data-pick="t1"' in html
+        assert not re.search(r'data-pick="t1:\d+"', html)
 
     def test_a_pickable_card_lists_where_it_may_go(self, client, game):
         html = board_html(client.get(url("game", game)).content.decode())

@@ -33,6 +33,7 @@ test: lint
 bench: $(STAMP)
 	$(PY) tests/bench/engine.py
 	$(PY) tests/bench/move_request.py
+	$(PY) tests/bench/stats.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

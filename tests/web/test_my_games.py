@@ -227,3 +227,11 @@ class TestAllRecords:
 
     def test_my_games_links_to_it(self, client):
         assert f'href="{RECORDS}"' in client.get(MY_GAMES).content.decode()
+
+
+def test_a_game_played_a_moment_ago_does_not_say_zero_minutes(client):
+    game = start(client, "streets", 4)
+    post_move(client, game, "deal")
+    html = client.get("/my/").content.decode()
+    assert "0\xa0minutes" not in html
+    assert "played now" in html or "seconds ago" in html or "a second ago" in html

@@ -1,9 +1,11 @@
 """Words for cards, piles and moves, for labels and for announcing what a move did."""
 
+import re
+
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from .rules import REDEAL, Move, Position
+from .rules import REDEAL, Move, Position, parse_card
 
 RANK_NAMES = (
     gettext_lazy("Ace"),
@@ -37,6 +39,15 @@ def card_label(card: int) -> str:
         "rank": RANK_NAMES[card // 4],
         "suit": SUIT_NAMES[card & 3],
     }
+
+
+_CARD_CODE = re.compile(r"\b([A2-9TJQK][CDHS])\b")
+
+
+def spell_cards(text: str) -> str:
+    """``text`` with every card code spelled out: "7D does not go on 9S" reads
+    "Seven of Diamonds does not go on Nine of Spades"."""
+    return _CARD_CODE.sub(lambda m: card_label(parse_card(m.group(1))), text)
 
 
 def pile_label(pile: str) -> str:

@@ -26,7 +26,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from . import charts, services, stats
 from .board import build_board, picks
-from .describe import play_and_describe
+from .describe import play_and_describe, spell_cards
 from .forms import RANDOM_DEALS, NewGameForm, RecordForm, parse_deal_number
 from .guide import BUILD_WORDS, DETAILS, PYSOLFC, SUMMARIES, layout
 from .models import Game
@@ -497,7 +497,8 @@ def _act(request: HttpRequest, game: Game, action) -> HttpResponse:
     except services.StalePly as stale:
         return _answer(request, stale.game, str(stale), level="warning")
     except IllegalMove as e:
-        return _refuse(request, game, _("That move is not allowed: %(reason)s.") % {"reason": e})
+        message = _("That move is not allowed: %(reason)s.") % {"reason": spell_cards(str(e))}
+        return _refuse(request, game, message)
     except services.GameError as e:
         return _refuse(request, game, str(e), 409)
     return _answer(request, outcome.game, " ".join(outcome.said), position=outcome.position)

@@ -65,6 +65,14 @@ class TestMove:
         game.refresh_from_db()
         assert game.snapshot == before and game.ply == 0 and log(game) == []
 
+    def test_the_reason_names_cards_in_words(self, client, game):
+        # Forty Thieves deal 1: the Seven of Diamonds on column 1 cannot go on the Nine of Spades.
+        response = post_move(client, game, "t1-t2")
+        assert response.status_code == 422
+        message = message_of(response)
+        assert "Seven of Diamonds does not go on Nine of Spades" in message
+        assert "7D" not in message
+
     def test_a_move_to_a_column_the_game_does_not_have_is_refused(self, client, game):
         response = post_move(client, game, "t1-t11")
         assert response.status_code == 422

@@ -39,8 +39,6 @@ from .rules import replay as replay_record
 AUTOPLAY_KEY = "autoplay"
 #: The longest move text worth echoing back in a message.
 ECHO = 24
-#: A posted version that is not a number: the request is garbled.
-GARBLED = -1
 #: How many games in progress, and how many finished ones, "My games" lists.
 MY_GAMES_PLAYING = 100
 MY_GAMES_FINISHED = 30
@@ -323,11 +321,11 @@ def replay(request: HttpRequest, public_id: str, ply: int | None = None) -> Http
 def move(request: HttpRequest, public_id: str) -> HttpResponse:
     """Play the posted move (notation) on the board the player saw (its ply)."""
     game = _game_or_404(request, public_id)
-    ply = _posted_ply(request)
-    version = _posted_version(request)
+    seen = _seen(request)
     text = request.POST.get("move", "")
-    if ply is None or version == GARBLED or not text:
+    if seen is None or not text:
         return _garbled(request, game)
+    ply, version = seen
     try:
         move = Move.parse(text)
     except MoveSyntaxError:
@@ -344,11 +342,11 @@ def move(request: HttpRequest, public_id: str) -> HttpResponse:
 def to_foundation(request: HttpRequest, public_id: str) -> HttpResponse:
     """Send the picked card (``pick``: ``w``, ``t3``) to the first foundation that takes it."""
     game = _game_or_404(request, public_id)
-    ply = _posted_ply(request)
-    version = _posted_version(request)
+    seen = _seen(request)
     pick = request.POST.get("pick", "")
-    if ply is None or version == GARBLED or not pick:
+    if seen is None or not pick:
         return _garbled(request, game)
+    ply, version = seen
     try:
         Move.parse(f"{pick}-f1")
     except MoveSyntaxError:
@@ -364,20 +362,20 @@ def to_foundation(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_POST
 def undo(request: HttpRequest, public_id: str) -> HttpResponse:
     game = _game_or_404(request, public_id)
-    ply = _posted_ply(request)
-    version = _posted_version(request)
-    if ply is None or version == GARBLED:
+    seen = _seen(request)
+    if seen is None:
         return _garbled(request, game)
+    ply, version = seen
     return _act(request, game, lambda: services.undo(game, ply, version=version))
 
 
 @require_POST
 def redo(request: HttpRequest, public_id: str) -> HttpResponse:
     game = _game_or_404(request, public_id)
-    ply = _posted_ply(request)
-    version = _posted_version(request)
-    if ply is None or version == GARBLED:
+    seen = _seen(request)
+    if seen is None:
         return _garbled(request, game)
+    ply, version = seen
     return _act(request, game, lambda: services.redo(game, ply, version=version))
 
 
@@ -461,18 +459,18 @@ def _go(request: HttpRequest, url: str) -> HttpResponse:
     return redirect(url)
 
 
-def _posted_ply(request: HttpRequest) -> int | None:
-    return _count(request.POST.get("ply", ""))
+def _seen(request: HttpRequest) -> tuple[int, int | None] | None:
+    """The ply and version of the board the player saw, or None when either is garbled.
 
-
-def _posted_version(request: HttpRequest) -> int | None:
-    """The game's version on the board the player saw, if the request says (older pages and
-    scripts send only the ply), or GARBLED."""
+    The version is None when the request does not send one (older pages and scripts send only
+    the ply).
+    """
+    ply = _count(request.POST.get("ply", ""))
     text = request.POST.get("version")
-    if text is None:
+    version = None if text is None else _count(text)
+    if ply is None or (text is not None and version is None):
         return None
-    version = _count(text)
-    return GARBLED if version is None else version
+    return ply, version
 
 
 def _count(text: str) -> int | None:

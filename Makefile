@@ -1,11 +1,12 @@
 # Two commands: `make run` (the site on SQLite) and `make test` (the whole suite).
+# `make serve` runs it for real (bin/serve: gunicorn, debug off, settings from the environment).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test bench lint venv clean
+.PHONY: run serve test bench bench-solver loadtest lint venv clean
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 13) else "Python 3.13 or newer is needed: with pyenv, run make from the project root (.python-version says 3.13), or set PYTHON=python3.13")'
@@ -22,6 +23,9 @@ run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py runserver $(HOST)
 
+serve: $(STAMP)
+	PY=$(PY) bin/serve
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -34,6 +38,17 @@ bench: $(STAMP)
 	$(PY) tests/bench/engine.py
 	$(PY) tests/bench/move_request.py
 	$(PY) tests/bench/stats.py
+
+# The solver on the first deals of every game: SECONDS per deal, COUNT deals from START.
+SECONDS ?= 2
+COUNT ?= 50
+START ?= 1
+bench-solver: $(STAMP)
+	$(PY) tests/bench/solver.py --seconds $(SECONDS) --count $(COUNT) --start $(START)
+
+# The production server on loopback against PostgreSQL, under simulated players.
+loadtest: $(STAMP)
+	$(PY) tests/bench/loadtest.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

@@ -7,6 +7,7 @@ from . import views
 app_name = "games"
 urlpatterns = [
     path("", views.home, name="home"),
+    path("healthz/", views.health, name="health"),
     path("rules/<slug:variant>/", views.rules, name="rules"),
     path("new/", views.new_game, name="new"),
     path("play/<slug:variant>/<str:deal>/", views.play_deal, name="play_deal"),

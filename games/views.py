@@ -55,6 +55,12 @@ REPLAY_SPEEDS = (1.0, 2.0, 0.5, 0.25)
 
 
 @require_GET
+def health(request: HttpRequest) -> HttpResponse:
+    """For load balancers and monitors: the process answers (no database, no session)."""
+    return HttpResponse("ok\n", content_type="text/plain")
+
+
+@require_GET
 def home(request: HttpRequest) -> HttpResponse:
     return _home(request, NewGameForm())
 

@@ -3,6 +3,10 @@
 import os
 from pathlib import Path
 
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -17,8 +21,12 @@ DEBUG = env_bool("DJANGO_DEBUG", True)
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise RuntimeError("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
+        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
     SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
+#: Served over HTTPS (the default when debug is off): secure cookies, HSTS and a redirect from
+#: plain HTTP. DJANGO_HTTPS=0 serves plain HTTP, e.g. on loopback behind a TLS proxy or for a
+#: load test.
+HTTPS = env_bool("DJANGO_HTTPS", not DEBUG)
 ALLOWED_HOSTS = [
     h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h
 ]
@@ -36,6 +44,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -65,7 +75,9 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "solitaire.wsgi.application"
 
-DATABASES = {
+# SQLite unless DATABASE_URL names another database, e.g.
+# DATABASE_URL=postgres://postgres@127.0.0.1:5432/solitaire (PostgreSQL through psycopg 3).
+_SQLITE = {
     "default": {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
@@ -80,19 +92,31 @@ DATABASES = {
         },
     }
 }
-
-# Django's own cache; the log-in throttle (solitaire/throttle.py) counts failures in it, so
-# several processes share their counts once this is a shared cache (Redis or Memcached), e.g.
-# DJANGO_CACHE_BACKEND=django.core.cache.backends.redis.RedisCache and
-# DJANGO_CACHE_LOCATION=redis://127.0.0.1:6379.
-CACHES = {
-    "default": {
-        "BACKEND": os.environ.get(
-            "DJANGO_CACHE_BACKEND", "django.core.cache.backends.locmem.LocMemCache"
-        ),
-        "LOCATION": os.environ.get("DJANGO_CACHE_LOCATION", ""),
+if os.environ.get("DATABASE_URL"):
+    DATABASES = {
+        "default": dj_database_url.parse(
+            os.environ["DATABASE_URL"],
+            # Each web process keeps its connection between requests (checked before reuse).
+            conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "600")),
+            conn_health_checks=True,
+        )
     }
-}
+else:
+    DATABASES = _SQLITE
+
+# Django's own cache; the log-in throttle (solitaire/throttle.py) counts failures in it. Each
+# process has its own unless REDIS_URL names a Redis server (e.g. redis://127.0.0.1:6379/0),
+# which all web processes then share, and with it their failure counts.
+if os.environ.get("REDIS_URL"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["REDIS_URL"],
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "solitaire"),
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 #: The request header that carries the client's address when the site runs behind a proxy
 #: (e.g. X-Forwarded-For: its last address, the one the proxy added, is used); empty: the
 #: connection's address.
@@ -102,8 +126,10 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:my_games"
 LOGOUT_REDIRECT_URL = "games:home"
 
-# Email (password reset links) goes to the console unless EMAIL_HOST names an SMTP server.
-_smtp_host = os.environ.get("EMAIL_HOST", "")
+# Email (password reset links) goes to the SMTP server EMAIL_HOST names; with debug on and no
+# EMAIL_HOST, to the console; with debug off, to the local mail server (localhost:25) unless
+# EMAIL_HOST names another.
+_smtp_host = os.environ.get("EMAIL_HOST", "" if DEBUG else "localhost")
 _smtp_ssl = env_bool("EMAIL_USE_SSL", False)
 if _smtp_host:
     MAILERS = {
@@ -141,7 +167,19 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
+# With debug off, WhiteNoise serves the files collectstatic wrote, under names that carry a
+# hash of their content (cached for a year) and compressed; with it on, straight from static/.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -150,7 +188,43 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 SESSION_SAVE_EVERY_REQUEST = False
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
-SESSION_COOKIE_SECURE = not DEBUG
-CSRF_COOKIE_SECURE = not DEBUG
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_HTTPONLY = False  # htmx reads no cookie: the token travels in the page
+if HTTPS:
+    SECURE_SSL_REDIRECT = env_bool("DJANGO_SSL_REDIRECT", True)
+    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", True)
+# Behind a proxy that ends TLS, DJANGO_PROXY_SSL_HEADER=X-Forwarded-Proto says which header
+# tells that the request came over HTTPS (the proxy must set it on every request).
+if os.environ.get("DJANGO_PROXY_SSL_HEADER"):
+    _header = "HTTP_" + os.environ["DJANGO_PROXY_SSL_HEADER"].upper().replace("-", "_")
+    SECURE_PROXY_SSL_HEADER = (_header, "https")
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# Every page's scripts, styles and images come from this site's own static files: no inline
+# script or style, no eval, no other origin.
+SECURE_CSP = {
+    "default-src": [CSP.NONE],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "font-src": [CSP.SELF],
+    "connect-src": [CSP.SELF],
+    "manifest-src": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "base-uri": [CSP.NONE],
+    "frame-ancestors": [CSP.NONE],
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
+}
 
 MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"

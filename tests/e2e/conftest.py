@@ -50,28 +50,46 @@ def _new_page(browser, viewport, **options):
     context = browser.new_context(viewport=viewport, **options)
     page = context.new_page()
     page.set_default_timeout(10_000)
+    # Every page runs under the site's Content Security Policy: anything it blocks (an inline
+    # script or style, a script from elsewhere) and any script error fails the test.
+    page.blocked = []
+    page.on(
+        "console",
+        lambda m: (
+            page.blocked.append(m.text)
+            if m.type == "error" and "Content Security Policy" in m.text
+            else None
+        ),
+    )
+    page.on("pageerror", lambda e: page.blocked.append(f"script error: {e}"))
     return context, page
+
+
+def _close(context, page) -> None:
+    blocked = list(page.blocked)
+    context.close()
+    assert not blocked, "the page broke its Content Security Policy or threw: " + "; ".join(blocked)
 
 
 @pytest.fixture
 def page(browser):
     context, page = _new_page(browser, DESKTOP)
     yield page
-    context.close()
+    _close(context, page)
 
 
 @pytest.fixture
 def phone_page(browser):
     context, page = _new_page(browser, PHONE, has_touch=True, is_mobile=True)
     yield page
-    context.close()
+    _close(context, page)
 
 
 @pytest.fixture
 def nojs_page(browser):
     context, page = _new_page(browser, DESKTOP, java_script_enabled=False)
     yield page
-    context.close()
+    _close(context, page)
 
 
 @pytest.fixture

@@ -4,7 +4,8 @@ while once there were too many."""
 import time
 
 import pytest
-from django.core.cache import cache
+from django.conf import settings
+from django.core.cache import cache, caches
 from django.test import Client, RequestFactory
 
 from solitaire import throttle
@@ -23,6 +24,14 @@ def later(monkeypatch, seconds: float) -> None:
     """Move the clock on (the throttle's and the local-memory cache's)."""
     now = time.time() + seconds
     monkeypatch.setattr(time, "time", lambda: now)
+
+
+@pytest.fixture
+def local_cache(settings):
+    """The local-memory cache, whose clock ``later`` can move (Redis keeps its own time)."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    yield
+    cache.clear()
 
 
 @pytest.fixture
@@ -61,14 +70,14 @@ class TestPerUsername:
         fail(client, PER_USERNAME.failures - 1)
         assert log_in(Client(), REMOTE_ADDR="192.0.2.1").status_code == 302
 
-    def test_the_refusal_ends_after_the_window(self, client, alice, monkeypatch):
+    def test_the_refusal_ends_after_the_window(self, client, alice, monkeypatch, local_cache):
         fail(client, PER_USERNAME.failures)
         later(monkeypatch, PER_USERNAME.window - 5)
         assert log_in(client, REMOTE_ADDR="192.0.2.1").status_code == 429
         later(monkeypatch, PER_USERNAME.window + 1)
         assert log_in(client, REMOTE_ADDR="192.0.2.1").status_code == 302
 
-    def test_failures_far_apart_do_not_add_up(self, client, alice, monkeypatch):
+    def test_failures_far_apart_do_not_add_up(self, client, alice, monkeypatch, local_cache):
         fail(client, PER_USERNAME.failures - 1)
         later(monkeypatch, PER_USERNAME.window + 1)
         fail(client, 1)
@@ -79,6 +88,23 @@ class TestPerUsername:
         assert log_in(client, REMOTE_ADDR="192.0.2.1").status_code == 429
         cache.clear()
         assert log_in(client, REMOTE_ADDR="192.0.2.1").status_code == 302
+
+    @pytest.mark.skipif(
+        not settings.CACHES["default"]["BACKEND"].endswith("RedisCache"),
+        reason="needs the shared cache: set REDIS_URL",
+    )
+    def test_every_process_sees_the_counts_in_redis(self, client, alice):
+        fail(client, PER_USERNAME.failures)
+        # A second process's connection: a new cache client, nothing shared in memory.
+        other = caches.create_connection("default")
+        key = throttle._key(PER_USERNAME, "alice", "until")
+        assert other.get(key) > time.time()
+        assert (
+            0
+            < other._cache.get_client(key).ttl(other.make_and_validate_key(key))
+            <= (PER_USERNAME.window)
+        )
+        assert log_in(Client(), REMOTE_ADDR="198.51.100.1").status_code == 429
 
 
 class TestPerAddress:

@@ -1,0 +1,29 @@
+"""Gunicorn's settings for serving the site for real (bin/serve), from the environment.
+
+BIND (default 0.0.0.0:$PORT, PORT default 8000), WEB_CONCURRENCY (worker processes, default
+two per core plus one), WEB_THREADS (threads per worker, default 1: synchronous workers),
+GUNICORN_TIMEOUT (seconds, default 30), ACCESS_LOG (a path, "-" for standard output (the
+default), or "off"), FORWARDED_ALLOW_IPS (proxies trusted to say the scheme, default
+127.0.0.1).
+"""
+
+import os
+
+_cores = os.cpu_count() or 1
+
+wsgi_app = "solitaire.wsgi:application"
+bind = os.environ.get("BIND") or f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+workers = int(os.environ.get("WEB_CONCURRENCY", 2 * _cores + 1))
+threads = int(os.environ.get("WEB_THREADS", "1"))
+worker_class = "gthread" if threads > 1 else "sync"
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+graceful_timeout = 20
+# Workers are replaced now and then, staggered, so that no leak can grow without bound.
+max_requests = 20000
+max_requests_jitter = 2000
+# The application is loaded once, before the workers fork: they share its memory.
+preload_app = True
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+_access = os.environ.get("ACCESS_LOG", "-")
+accesslog = None if _access == "off" else _access
+errorlog = "-"

@@ -19,6 +19,7 @@ from games.models import Game
 
 from .conftest import HTMX, log, replayed, start, url
 from .test_accounts import log_in, make_user
+from .two_writers import outcome_of
 
 DEVICES = 6
 ROUNDS = 12
@@ -57,14 +58,7 @@ def test_many_devices_posting_on_one_board_at_once_play_exactly_one_move_each_ro
                 data = {"move": move, "ply": seen.ply, "version": seen.version}
                 together.wait(timeout=60)  # every device holds the same board: post at once
                 response = client.post(url("move", game), data, headers=HTMX)
-                html = response.content.decode()
-                if response.status_code != 200:
-                    outcome = f"status {response.status_code}"
-                elif "The game had moved on" in html:
-                    outcome = "stale"
-                else:
-                    outcome = "played"
-                outcomes[n].append((round_, move, outcome))
+                outcomes[n].append((round_, move, outcome_of(response)))
         except BaseException as e:  # reported below: a thread's failure must fail the test
             errors.append(e)
             together.abort()

@@ -16,6 +16,15 @@ import sys
 import threading
 
 
+def outcome_of(response) -> str:
+    """What became of a posted move: "played", "stale" (the board came back) or its status."""
+    if response.status_code != 200:
+        return f"status {response.status_code}"
+    if "The game had moved on" in response.content.decode():
+        return "stale"
+    return "played"
+
+
 def main(rounds: int) -> dict:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "solitaire.settings")
     import django
@@ -63,14 +72,7 @@ def main(rounds: int) -> dict:
                 data["version"] = seen.version
             together.wait()  # both hold the same board: post at once
             response = client.post(move_url, data, headers={"HX-Request": "true"})
-            html = response.content.decode()
-            if response.status_code != 200:
-                outcome = f"status {response.status_code}"
-            elif "The game had moved on" in html:
-                outcome = "stale"
-            else:
-                outcome = "played"
-            outcomes[n].append((move, outcome))
+            outcomes[n].append((move, outcome_of(response)))
         connection.close()
 
     threads = [threading.Thread(target=device, args=(n,)) for n in (0, 1)]

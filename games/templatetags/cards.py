@@ -16,8 +16,9 @@ from html import escape
 
 from django import template
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
-from ..board import CardView
+from ..board import CardView, PileView
 
 register = template.Library()
 
@@ -30,19 +31,51 @@ FACE = (
 
 @register.simple_tag
 def card(view: CardView, game_url: str) -> SafeString:
+    return mark_safe(_card(view, game_url))
+
+
+@register.simple_tag
+def piles(views: list[PileView], game_url: str, kind: str) -> SafeString:
+    """Foundations or columns (``kind``), each a group with its cards (a foundation shows its top
+    card) and, while cards are picked up, its "Put here" button: the same markup the template
+    would write, for every pile in one call."""
+    put_here = _("Put here")
+    out = []
+    for view in views:
+        cards = view.cards[-1:] if kind == "foundation" else view.cards
+        out.append(
+            f'<div class="pile {kind}" data-pile="{view.pile}" role="group" '
+            f'aria-label="{escape(view.label)}">'
+        )
+        if cards:
+            out.extend(_card(c, game_url) for c in cards)
+        else:
+            out.append('<span class="slot" aria-hidden="true"></span>')
+        if view.drop:
+            legal = " legal" if view.drop_legal else ""
+            out.append(
+                f'<button type="submit" name="move" value="{escape(view.drop)}" '
+                f'class="drop{legal}" aria-label="{escape(view.drop_label)}">'
+                f"{escape(put_here)}</button>"
+            )
+        out.append("</div>")
+    return mark_safe("".join(out))
+
+
+def _card(view: CardView, game_url: str) -> str:
     if not view.face_up:
-        return mark_safe(
+        return (
             f'<span class="card back" data-card="down" role="img" '
             f'aria-label="{escape(view.label)}"></span>'
         )
     face = FACE.format(escape(view.corner), escape(view.suit))
     if view.pick:
-        return mark_safe(
+        return (
             f'<a class="{view.classes}" href="{escape(game_url + view.query)}" '
             f'data-card="{view.name}" data-pick="{escape(view.pick)}" '
             f'data-to="{escape(view.targets)}" aria-label="{escape(view.spoken)}">{face}</a>'
         )
-    return mark_safe(
+    return (
         f'<span class="{view.classes}" data-card="{view.name}" role="img" '
         f'aria-label="{escape(view.spoken)}">{face}</span>'
     )

@@ -21,7 +21,7 @@ venv: $(STAMP)
 
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py runserver $(HOST)
+	PY=$(PY) HOST=$(HOST) bin/run-dev
 
 serve: $(STAMP)
 	PY=$(PY) bin/serve

@@ -165,3 +165,84 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.ply}. {self.notation}"
+
+
+class AnalysisQuerySet(models.QuerySet):
+    def pending(self) -> "AnalysisQuerySet":
+        return self.filter(status__in=[Analysis.Status.QUEUED, Analysis.Status.RUNNING])
+
+
+class Analysis(models.Model):
+    """A search of the solver from one board of a game: a hint, or "can this still be won?".
+
+    Written by ``games.solving`` (asked for by the player, answered by the background worker).
+    One search per game, kind and version: asking again for the same board reuses it.
+    """
+
+    class Kind(models.TextChoices):
+        HINT = "hint", _("hint")
+        ANALYSIS = "analysis", _("can this still be won?")
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("waiting for the worker")
+        RUNNING = "running", _("searching")
+        WON = "won", _("a win found")
+        LOST = "lost", _("no win possible")
+        UNKNOWN = "unknown", _("no win found in time")
+        #: The board changed before the worker came to it: not searched.
+        STALE = "stale", _("out of date")
+        FAILED = "failed", _("failed")
+
+    game = models.ForeignKey(
+        Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="analyses"
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    ply = models.PositiveIntegerField(_("ply"))
+    version = models.PositiveIntegerField(_("version"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.QUEUED
+    )
+    #: A win's moves (notation) from the board, all of them; for a hint that found no win, the
+    #: heuristic's one move (or none).
+    moves = models.JSONField(_("moves"), default=list, blank=True)
+    nodes = models.PositiveIntegerField(_("positions searched"), default=0)
+    seconds = models.FloatField(_("seconds searched"), default=0)
+    created_at = models.DateTimeField(_("asked"), default=timezone.now)
+    finished_at = models.DateTimeField(_("answered"), null=True, blank=True)
+
+    objects = AnalysisQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("analysis")
+        verbose_name_plural = _("analyses")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "kind", "version"], name="analysis_one_per_board"
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "created_at"], name="analysis_pending")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of {self.game} at version {self.version}: {self.status}"
+
+
+class WinnableDeal(models.Model):
+    """A deal proven winnable by a search after the committed list (games/rules/winnable/):
+    its moves replay to a win, checked before it was stored."""
+
+    variant = models.CharField(
+        _("game"), max_length=20, choices=[(v.id, v.name) for v in VARIANTS.values()]
+    )
+    deal = models.CharField(_("deal number"), max_length=DEAL_DIGITS)
+    moves = models.JSONField(_("moves"))
+    found_at = models.DateTimeField(_("found"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("winnable deal")
+        verbose_name_plural = _("winnable deals")
+        constraints = [
+            models.UniqueConstraint(fields=["variant", "deal"], name="winnable_deal_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.variant} {self.deal}"

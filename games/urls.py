@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import solver_views, views
 
 app_name = "games"
 urlpatterns = [
@@ -30,4 +30,7 @@ urlpatterns = [
     path("g/<str:public_id>/restart/", views.restart, name="restart"),
     path("g/<str:public_id>/give-up/", views.give_up, name="give_up"),
     path("g/<str:public_id>/autoplay/", views.autoplay, name="autoplay"),
+    path("g/<str:public_id>/hint/", solver_views.hint, name="hint"),
+    path("g/<str:public_id>/analysis/", solver_views.analysis, name="analysis"),
+    path("g/<str:public_id>/finish/", solver_views.finish, name="finish"),
 ]

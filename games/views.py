@@ -24,7 +24,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from . import charts, services, stats
+from . import charts, services, solving, stats
 from .board import build_board, picks
 from .describe import play_and_describe, spell_cards
 from .forms import RANDOM_DEALS, NewGameForm, RecordForm, parse_deal_number
@@ -90,8 +90,14 @@ def new_game(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST)
     if not form.is_valid():
         return _home(request, form, status=400)
-    deal = form.cleaned_data["deal"] or secrets.randbelow(RANDOM_DEALS) + 1
-    game = services.start_game(owner_of(request, create=True), form.cleaned_data["variant"], deal)
+    owner = owner_of(request, create=True)
+    deal = form.cleaned_data["deal"]
+    if deal is None and form.cleaned_data["winnable"]:
+        deal = solving.winnable_deal(owner, form.cleaned_data["variant"])
+        if deal is None:
+            messages.info(request, solving.NO_WINNABLE_DEAL)
+    deal = deal or secrets.randbelow(RANDOM_DEALS) + 1
+    game = services.start_game(owner, form.cleaned_data["variant"], deal)
     return _go(request, _game_url(game))
 
 

@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "django_htmx",
+    "django_tasks_db",
     "games",
 ]
 
@@ -228,3 +229,20 @@ LOGGING = {
 }
 
 MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
+
+# Background work (games/tasks.py: hints, "can this still be won?", finding winnable deals)
+# is queued in the database and run by `manage.py db_worker` (README.md, "Background work").
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks_db.DatabaseBackend",
+        "QUEUES": ["default"],
+    }
+}
+#: Seconds a hint searches for a win before it falls back on the heuristic's best move.
+SOLVER_HINT_SECONDS = float(os.environ.get("SOLVER_HINT_SECONDS", "1"))
+#: Seconds "Can this still be won?" searches from the current position.
+SOLVER_ANALYSIS_SECONDS = float(os.environ.get("SOLVER_ANALYSIS_SECONDS", "10"))
+#: Searches (hints and analyses together) a player may have waiting or running at once.
+SOLVER_PENDING_PER_PLAYER = int(os.environ.get("SOLVER_PENDING_PER_PLAYER", "1"))
+#: Seconds the search for winnable deals spends on each deal it tries.
+SOLVER_DEAL_SECONDS = float(os.environ.get("SOLVER_DEAL_SECONDS", "2"))

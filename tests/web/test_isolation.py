@@ -25,6 +25,11 @@ REQUESTS = [
     ("restart", "post", {}),
     ("give_up", "post", {}),
     ("autoplay", "post", {"autoplay": "off"}),
+    ("hint", "post", {"ply": "1", "version": "1"}),
+    ("hint", "get", {"version": "1"}),
+    ("analysis", "post", {"ply": "1", "version": "1"}),
+    ("analysis", "get", {"version": "1"}),
+    ("finish", "post", {"ply": "1", "version": "1"}),
 ]
 
 

@@ -1,0 +1,57 @@
+/* Hints and "Can this still be won?": show the move an answer names on the board.
+
+   The answer (#assist [data-hint-version], swapped in by htmx) names the pick or pile the move
+   starts from (data-hint-source: "t3", "t3:2", "w", "f2", or "s" for the stock) and the pile it
+   goes to (data-hint-target). While the board is the one the answer was given for (the same
+   data-version), the source card gets the class "hint-source" and the target pile
+   "hint-target"; once the board has changed, the answer says it is out of date instead and
+   nothing is highlighted. The move is shown, never played. */
+(function () {
+  "use strict";
+
+  function board() {
+    return document.getElementById("board");
+  }
+
+  function clear(b) {
+    b.querySelectorAll(".hint-source, .hint-target").forEach((el) => {
+      el.classList.remove("hint-source", "hint-target");
+    });
+  }
+
+  function sourceOf(b, name) {
+    if (name === "s") return b.querySelector('[data-pile="s"]');
+    return b.querySelector(`a[data-pick="${CSS.escape(name)}"]`);
+  }
+
+  function show() {
+    const b = board();
+    if (!b) return;
+    clear(b);
+    const answer = document.querySelector("#assist [data-hint-version]");
+    if (!answer) return;
+    const current = answer.dataset.hintVersion === b.dataset.version;
+    answer.classList.toggle("stale", !current);
+    const note = answer.querySelector("[data-stale-note]");
+    if (note) note.hidden = current;
+    const finish = answer.querySelector("[data-finish]");
+    if (finish) finish.hidden = !current;
+    if (!current) return;
+    const source = answer.dataset.hintSource && sourceOf(b, answer.dataset.hintSource);
+    if (source) source.classList.add("hint-source");
+    const target = answer.dataset.hintTarget &&
+      b.querySelector(`[data-pile="${CSS.escape(answer.dataset.hintTarget)}"]`);
+    if (target) target.classList.add("hint-target");
+  }
+
+  // "Finish" answers with the board: the answer it came from has done its work.
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const form = event.detail.elt;
+    if (!event.detail.successful || !form.matches || !form.matches("[data-finish]")) return;
+    const region = document.getElementById("assist");
+    if (region) region.textContent = "";
+  });
+
+  document.addEventListener("DOMContentLoaded", show);
+  document.addEventListener("htmx:afterSettle", show);
+})();

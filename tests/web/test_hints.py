@@ -1,0 +1,177 @@
+"""Hints: the button queues a search in the background worker (the real one, run here), the
+page asks for the answer until it is there, and the answer names a legal move in words and
+marks it for the board, without playing it. Every hint asked for counts on the game; a hint
+for a board that has changed since says it is out of date."""
+
+import pytest
+from django.urls import reverse
+from django_tasks_db.models import DBTaskResult
+
+from games.models import Analysis
+from games.rules import Move
+
+from .conftest import HTMX, log, post_move, replayed, start, url
+from .solver_support import answer, ask, near_stuck, near_win, run_worker, said, shown_move
+
+
+class TestHint:
+    def test_a_hint_shows_a_winning_move_without_playing_it(self, client):
+        game = near_win(client, 5)
+        before = (game.ply, game.version, log(game))
+        asked = ask(client, "hint", game)
+        assert asked.status_code == 200
+        assert "Thinking" in said(asked)
+        assert 'hx-trigger="load delay:500ms"' in asked.content.decode()
+        run_worker()
+        response = answer(client, "hint", game, game.version)
+        text = said(response)
+        assert text.startswith("This move leads to a win: ")
+        shown = shown_move(response)
+        move = Move.parse(shown["move"])
+        position = game.position()
+        assert move in position.legal_moves()
+        # The move is named in words, and the board is told which card and pile to mark.
+        source, _sep, target = shown["move"].partition("-")
+        assert (shown["source"], shown["target"]) == (source, target)
+        assert "from column" in text or "from the waste" in text
+        assert " of " in text  # a card's name: "Queen of Spades"
+        game.refresh_from_db()
+        assert (game.ply, game.version, log(game)) == before
+
+    def test_without_a_win_in_time_the_hint_is_the_best_guess(self, client, settings):
+        settings.SOLVER_HINT_SECONDS = 0.05
+        game = start(client, "streets", 1)  # far from decided in a twentieth of a second
+        ask(client, "hint", game)
+        run_worker()
+        response = answer(client, "hint", game, game.version)
+        assert said(response).startswith("Best guess: ")
+        assert Move.parse(shown_move(response)["move"]) in game.position().legal_moves()
+
+    def test_a_hint_on_a_board_that_cannot_be_won_says_so_and_still_guesses(self, client):
+        game = near_stuck(client, 10)
+        ask(client, "hint", game)
+        run_worker()
+        response = answer(client, "hint", game, game.version)
+        assert said(response).startswith("No sequence of moves wins from here any more.")
+        assert "Best guess: " in said(response)
+        assert Move.parse(shown_move(response)["move"]) in game.position().legal_moves()
+
+    def test_every_hint_asked_for_counts_once_and_one_search_serves_them(self, client):
+        game = near_win(client, 5)
+        assert game.hint_count == 0
+        ask(client, "hint", game)
+        ask(client, "hint", game)
+        game.refresh_from_db()
+        assert game.hint_count == 2
+        assert DBTaskResult.objects.count() == 1
+        run_worker()
+        ask(client, "hint", game)
+        game.refresh_from_db()
+        assert game.hint_count == 3
+        assert DBTaskResult.objects.count() == 1
+
+    def test_the_game_page_has_the_hint_button_and_the_answer_region(self, client):
+        game = near_win(client, 5)
+        page = client.get(url("game", game)).content.decode()
+        assert 'id="hint"' in page
+        assert f'action="{url("hint", game)}"' in page
+        assert 'id="assist"' in page
+        assert "js/assist.js" in page
+
+
+class TestStaleHints:
+    def test_a_hint_answered_after_a_move_says_it_is_out_of_date(self, client):
+        game = near_win(client, 20)
+        asked_at = game.version
+        ask(client, "hint", game)
+        post_move(client, game, str(game.position().legal_moves()[0]))
+        run_worker()
+        response = answer(client, "hint", game, asked_at)
+        assert "out of date" in said(response)
+        assert shown_move(response) == {}
+        assert Analysis.objects.get().status == Analysis.Status.STALE
+
+    def test_a_hint_answered_then_overtaken_by_a_move_is_out_of_date(self, client):
+        game = near_win(client, 20)
+        asked_at = game.version
+        ask(client, "hint", game)
+        run_worker()
+        assert said(answer(client, "hint", game, asked_at)).startswith("This move leads")
+        post_move(client, game, str(game.position().legal_moves()[0]))
+        response = answer(client, "hint", game, asked_at)
+        assert "out of date" in said(response)
+        assert shown_move(response) == {}
+
+    def test_asking_on_an_old_board_is_refused_and_not_counted(self, client):
+        game = near_win(client, 20)
+        old_ply, old_version = game.ply, game.version
+        post_move(client, game, str(game.position().legal_moves()[0]))
+        response = ask(client, "hint", game, ply=old_ply, version=old_version)
+        assert "moved on" in said(response)
+        game.refresh_from_db()
+        assert game.hint_count == 0
+        assert not Analysis.objects.exists()
+
+    def test_no_hint_for_a_finished_game(self, client):
+        game = near_win(client, 5)
+        client.post(url("give_up", game))
+        response = ask(client, "hint", game)
+        assert response.status_code == 409
+        assert "This game is over." in said(response)
+
+    def test_a_garbled_request_is_refused(self, client):
+        game = near_win(client, 5)
+        response = client.post(url("hint", game), {"ply": "x"}, headers=HTMX)
+        assert response.status_code == 400
+        assert client.get(url("hint", game), {"version": "-1"}).status_code == 400
+
+
+class TestWithoutJavaScript:
+    def test_the_hint_form_leads_to_a_page_that_reloads_until_the_answer(self, client):
+        game = near_win(client, 5)
+        response = ask(client, "hint", game, htmx=False)
+        assert response.status_code == 302
+        waiting = client.get(response["Location"])
+        assert waiting.status_code == 200
+        page = waiting.content.decode()
+        assert "Thinking" in page
+        assert '<meta http-equiv="refresh" content="1">' in page
+        run_worker()
+        done = client.get(response["Location"]).content.decode()
+        assert "This move leads to a win: " in done
+        assert "http-equiv" not in done
+        assert f'href="{url("game", game)}"' in done
+
+
+class TestLimits:
+    def test_a_player_waits_for_one_search_before_asking_another(self, client):
+        first = near_win(client, 20)
+        second = start(client, "forty-thieves", 2)
+        ask(client, "analysis", first)
+        response = ask(client, "hint", second)
+        assert response.status_code == 409
+        assert "still under way" in said(response)
+        run_worker()
+        assert ask(client, "hint", second).status_code == 200
+
+    def test_another_players_search_does_not_hold_one_up(self, client, other_client):
+        ask(client, "analysis", near_win(client, 20))
+        assert ask(other_client, "hint", near_win(other_client, 20)).status_code == 200
+
+
+@pytest.mark.parametrize("moves_left", [1, 3])
+def test_hints_followed_to_the_end_win_the_game(client, moves_left):
+    """Playing what each hint shows wins a game a few moves from the end."""
+    game = near_win(client, moves_left)
+    for _n in range(moves_left * 2):
+        game.refresh_from_db()
+        if game.status == "won":
+            break
+        ask(client, "hint", game)
+        run_worker()
+        move = shown_move(answer(client, "hint", game, game.version))["move"]
+        post_move(client, game, move)
+    game.refresh_from_db()
+    assert game.status == "won"
+    assert game.snapshot == replayed(game)
+    assert client.get(reverse("games:statistics")).status_code == 200

@@ -204,11 +204,13 @@ class TestPoll:
         assert len(others) <= 2
         assert all(q.lstrip().upper().startswith("SELECT") for q in sql)
 
-    def test_a_guests_poll_costs_the_session_and_the_game(self, client):
+    def test_a_guests_poll_costs_the_session_and_the_game(self, client, settings):
         game = start(client)
         with CaptureQueriesContext(connection) as queries:
             assert poll(client, game, game.version).status_code == 204
-        assert len(queries) == 2
+        # With Redis (REDIS_URL) the session is read from the cache, not the database.
+        cached = settings.SESSION_ENGINE.endswith("cached_db")
+        assert len(queries) == (1 if cached else 2)
 
 
 class TestMovesAtTheSameInstant:

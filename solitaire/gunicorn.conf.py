@@ -4,7 +4,10 @@ BIND (default 0.0.0.0:$PORT, PORT default 8000), WEB_CONCURRENCY (worker process
 two per core plus one), WEB_THREADS (threads per worker, default 1: synchronous workers),
 GUNICORN_TIMEOUT (seconds, default 30), ACCESS_LOG (a path, "-" for standard output (the
 default), or "off"), FORWARDED_ALLOW_IPS (proxies trusted to say the scheme, default
-127.0.0.1).
+127.0.0.1), CONTROL_SOCKET (a path for gunicornc; none by default).
+
+Each worker thread holds one PostgreSQL connection: keep WEB_CONCURRENCY × WEB_THREADS (plus
+the task workers, TASK_WORKERS) under the server's max_connections (100 by default).
 """
 
 import os
@@ -27,3 +30,7 @@ forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 _access = os.environ.get("ACCESS_LOG", "-")
 accesslog = None if _access == "off" else _access
 errorlog = "-"
+# Gunicorn's control socket sits in one place per user by default, which several servers on
+# one machine would share (and delete under each other): none unless CONTROL_SOCKET names one.
+control_socket = os.environ.get("CONTROL_SOCKET", "")
+control_socket_disable = not control_socket

@@ -1,0 +1,1034 @@
+"""Load test: the production server on loopback against PostgreSQL, under simulated players.
+
+Run it as `make loadtest`, or
+`.venv/bin/python tests/bench/loadtest.py [--players 50] [--seconds 30] [--trivial-seconds 10]
+[--workers N] [--threads N] [--think MS] [--seed S] [--strict]`.
+
+What it does:
+
+1. (Re)creates its own PostgreSQL database, ``solitaire_loadtest`` on 127.0.0.1:5432 (user
+   postgres), dropping any left by an earlier run; nothing else is touched. The database is
+   left behind at the end, to look into.
+2. Starts ``bin/serve`` (check, migrate, collectstatic into a temporary folder, its
+   background-task workers, gunicorn with its control socket in that folder) on a free
+   loopback port, debug off, plain HTTP (DJANGO_HTTPS=0), the Redis cache
+   (redis://127.0.0.1:6379/2), WEB_CONCURRENCY workers (the gunicorn config's default, two per
+   core plus one, unless --workers says) and no access log (ACCESS_LOG=off). Its log goes to a
+   temporary file, whose tail is printed when something fails.
+3. The trivial phase: as many concurrent clients as players fetch GET /healthz/ (no database,
+   no session) as fast as they can for --trivial-seconds: the server's requests per second on
+   a view that does nothing.
+4. The players' phase: --players guests, each with its own cookies, play for --seconds with no
+   pause between requests (a closed loop: each waits for its answer, then sends the next one;
+   --think MS makes each pause about MS milliseconds before every request, as people do).
+   A player opens the home page (session and CSRF cookies), starts a game (POST /new/, one of
+   the ten games, a deal of its own), opens it, then plays legal moves read off the board it
+   last saw (the cards' ``data-pick``/``data-to`` attributes and the stock's deal button) as
+   htmx POSTs, with an undo about every 10 moves and a fresh load of the game page ("resume")
+   about every 25; a finished or stuck game, or one 100 moves long, is followed by a new one.
+5. Stops the server (SIGTERM, then waits) and prints the report.
+
+Reading the figures:
+
+- "moves/s" counts move POSTs answered 200 over the phase's wall time; "move latency" is the
+  client's wall time from opening the connection to having read the whole answer, so it
+  includes the time a request waits for a free worker (with 50 players and 5 sync workers most
+  of a move's latency is queueing: with no pause, latency ≈ players ÷ requests per second, so
+  a p95 under 50 ms at 50 players needs the server to answer about 1,000 requests a second;
+  --think gives the latency at a lighter, more human load).
+- "trivial rps" is the ceiling of the server (gunicorn + Django's middleware) on this machine;
+  "moves/s ÷ trivial rps" says how much a move costs next to an empty request. The phases run
+  one after the other, so a change in the machine's load between them moves this ratio;
+  "gunicorn CPU/request" gives the same comparison from the CPU the server's processes spent
+  per request (players' requests of every kind, and /healthz/), which depends much less on
+  the load.
+- The client shares the CPU with the server: its own CPU time is printed for each phase, and
+  so is the CPU the server (gunicorn's processes) and everything else (PostgreSQL, Redis, other
+  jobs on the machine) used meanwhile, from /proc. A busy machine lowers every figure: compare
+  runs only at similar load.
+- Errors are any 5xx, connection error or timeout, and any 4xx or answer a correct client
+  should not get (a 409, a stale-board note, a move that did not advance the game). A 422 (the
+  board offered a move the server refused) is counted apart. The exit status is 1 when there
+  was an error or a 422 (and, with --strict, when a target is missed).
+
+The client is asyncio with a minimal HTTP/1.1 client on raw streams (one task per player, no
+thread per player): it handles both ``Connection: close`` (gunicorn's sync workers) and
+keep-alive answers, Content-Length, chunked and read-to-close bodies.
+"""
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.parse
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+PG_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres connect_timeout=10"
+DB_NAME = "solitaire_loadtest"
+DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
+REDIS_URL = "redis://127.0.0.1:6379/2"
+VARIANTS = [
+    "forty-thieves",
+    "indian",
+    "limited",
+    "little-forty",
+    "lucas",
+    "maria",
+    "number-ten",
+    "rank-and-file",
+    "streets",
+    "forty-devils",
+]
+#: A player undoes about one move in UNDO_EVERY, reloads the game page about once in
+#: RESUME_EVERY, deals from the stock about DEAL_SHARE of the time it could do something else,
+#: and leaves a game for a new one after MAX_MOVES moves (random play can go round in circles).
+UNDO_EVERY = 10
+RESUME_EVERY = 25
+DEAL_SHARE = 0.15
+MAX_MOVES = 100
+#: Seconds: one request's limit (gunicorn's own timeout is 30 s), the server's start, the
+#: drain of requests in flight at a phase's end before they are abandoned, the server's stop.
+REQUEST_TIMEOUT = 30.0
+START_TIMEOUT = 180.0
+DRAIN = 30.0
+STOP_TIMEOUT = 30.0
+#: The targets.
+TARGET_PLAYERS = 50
+TARGET_P95_MS = 50.0
+TARGET_SHARE = 0.25
+#: How many error details the report shows.
+SHOWN_ERRORS = 8
+
+
+# -- a minimal HTTP/1.1 client ----------------------------------------------------------------
+
+
+class HttpError(Exception):
+    """The exchange failed: no connection, a broken or truncated answer, a timeout."""
+
+
+@dataclass
+class Response:
+    status: int
+    headers: dict[str, str]
+    cookies: list[str]
+    body: bytes
+
+    @property
+    def text(self) -> str:
+        return self.body.decode("utf-8", "replace")
+
+
+class Http:
+    """One client's connection and cookies: keep-alive when the server allows it."""
+
+    #: Connections opened and requests sent, by every client (to see whether keep-alive is used).
+    opened = 0
+    sent = 0
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.origin = f"http://{host}:{port}"
+        self.cookies: dict[str, str] = {}
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        form: dict[str, str] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> Response:
+        body = urllib.parse.urlencode(form).encode() if form is not None else b""
+        lines = [
+            f"{method} {path} HTTP/1.1",
+            f"Host: {self.host}:{self.port}",
+            "User-Agent: solitaire-loadtest",
+            "Accept: text/html",
+        ]
+        if self.cookies:
+            lines.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
+        if method == "POST":
+            lines += [
+                "Content-Type: application/x-www-form-urlencoded",
+                f"Content-Length: {len(body)}",
+                f"Origin: {self.origin}",
+            ]
+        lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
+        raw = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+        reused = self.writer is not None
+        try:
+            return await self._exchange(raw, method)
+        except (ConnectionError, asyncio.IncompleteReadError) as e:
+            self.close()
+            # A kept-alive connection the server closed meanwhile: once more on a new one (only
+            # when nothing of an answer came, as browsers do).
+            empty = not isinstance(e, asyncio.IncompleteReadError) or not e.partial
+            if not (reused and empty):
+                raise HttpError(f"{type(e).__name__}: {e}") from e
+        try:
+            return await self._exchange(raw, method)
+        except (ConnectionError, asyncio.IncompleteReadError) as e:
+            self.close()
+            raise HttpError(f"{type(e).__name__}: {e}") from e
+
+    async def _exchange(self, raw: bytes, method: str) -> Response:
+        Http.sent += 1
+        if self.writer is None:
+            Http.opened += 1
+            try:
+                self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+            except OSError as e:
+                raise HttpError(f"cannot connect: {e}") from e
+        reader, writer = self.reader, self.writer
+        assert reader is not None
+        writer.write(raw)
+        await writer.drain()
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+        except asyncio.LimitOverrunError as e:
+            self.close()
+            raise HttpError("answer headers too long") from e
+        status_line, *header_lines = head.decode("latin-1").split("\r\n")
+        version, _sp, rest = status_line.partition(" ")
+        try:
+            status = int(rest[:3])
+        except ValueError as e:
+            self.close()
+            raise HttpError(f"garbled status line {status_line!r}") from e
+        headers: dict[str, str] = {}
+        cookies: list[str] = []
+        for line in header_lines:
+            if not line:
+                continue
+            name, _colon, value = line.partition(":")
+            name, value = name.strip().lower(), value.strip()
+            if name == "set-cookie":
+                cookies.append(value)
+            else:
+                headers[name] = value
+        if method == "HEAD" or status in (204, 304) or 100 <= status < 200:
+            body = b""
+        elif "chunked" in headers.get("transfer-encoding", "").lower():
+            body = await self._chunked(reader)
+        elif "content-length" in headers:
+            body = await reader.readexactly(int(headers["content-length"]))
+        else:
+            body = await reader.read()  # to the end: the server closes
+            headers["connection"] = "close"
+        keep = version == "HTTP/1.1" and "close" not in headers.get("connection", "").lower()
+        if not keep:
+            self.close()
+        for cookie in cookies:
+            self._take_cookie(cookie)
+        return Response(status, headers, cookies, body)
+
+    @staticmethod
+    async def _chunked(reader: asyncio.StreamReader) -> bytes:
+        parts = []
+        while True:
+            size = int((await reader.readuntil(b"\r\n")).split(b";")[0].strip(), 16)
+            if size == 0:
+                while (await reader.readuntil(b"\r\n")) != b"\r\n":
+                    pass  # trailers
+                return b"".join(parts)
+            parts.append(await reader.readexactly(size))
+            await reader.readexactly(2)
+
+    def _take_cookie(self, header: str) -> None:
+        pair, *attributes = header.split(";")
+        name, _eq, value = pair.strip().partition("=")
+        gone = any(a.strip().lower().replace(" ", "") == "max-age=0" for a in attributes)
+        if gone or not value.strip('"'):
+            self.cookies.pop(name, None)
+        else:
+            self.cookies[name] = value
+
+
+# -- what a board offers ------------------------------------------------------------------------
+
+TAG = re.compile(r"<[a-zA-Z][^>]*>")
+ATTRIBUTE = re.compile(r"""([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*=\s*("[^"]*"|'[^']*')""")
+
+
+@dataclass
+class Seen:
+    """What one answer showed: the ply, version and status, and each pile's legal moves."""
+
+    ply: int | None = None
+    version: int | None = None
+    status: str | None = None
+    piles: dict[str, list[str]] = field(default_factory=dict)
+
+
+def read_board(html: str) -> Seen:
+    """Read the ply, version, status and legal moves from a page or an htmx answer.
+
+    Written not to depend on where things are in the answer: today a move's answer is the whole
+    board (``#board`` with ``data-ply``/``data-version``/``data-status``) and an out-of-band
+    ``#announce``; it may become only the changed piles as out-of-band swaps, with the ply and
+    version on some other element. So: the ply and version come from the element that carries
+    both ``data-ply`` and ``data-version`` (``#board`` first, wherever it is), else from the
+    forms' hidden ``ply``/``version`` inputs; the moves come from every element with a
+    non-empty ``data-pick`` and ``data-to`` (pick ``t3:2``, targets ``t7 f1``: moves
+    ``t3:2-t7`` and ``t3:2-f1``) and every ``name="move"`` button worth ``deal`` or ``redeal``,
+    each put in the pile (``data-pile``) the markup last opened before it. A pile present in
+    the answer with nothing to move is an empty list. The caller merges ``piles`` into what it
+    knew when the answer did not show every pile.
+    """
+    seen = Seen()
+    marked = False
+    inputs: dict[str, str] = {}
+    pile = ""
+    for match in TAG.finditer(html):
+        tag = match.group()
+        if "data-" not in tag and 'name="move"' not in tag and "<input" not in tag:
+            continue
+        attributes = {name: value[1:-1] for name, value in ATTRIBUTE.findall(tag)}
+        if "data-ply" in attributes and "data-version" in attributes:
+            if not marked or attributes.get("id") == "board":
+                seen.ply = _number(attributes["data-ply"])
+                seen.version = _number(attributes["data-version"])
+                seen.status = attributes.get("data-status", seen.status)
+                marked = attributes.get("id") == "board" or marked
+            if "data-status" in attributes:
+                seen.status = attributes["data-status"]
+        if tag.startswith("<input") and attributes.get("name") in ("ply", "version"):
+            inputs.setdefault(attributes["name"], attributes.get("value", ""))
+        if "data-pile" in attributes:
+            pile = attributes["data-pile"]
+            seen.piles.setdefault(pile, [])
+        pick, targets = attributes.get("data-pick"), attributes.get("data-to")
+        if pick and targets:
+            seen.piles.setdefault(pile, []).extend(f"{pick}-{t}" for t in targets.split())
+        if attributes.get("name") == "move" and attributes.get("value") in ("deal", "redeal"):
+            seen.piles.setdefault(pile or "s", []).append(attributes["value"])
+    if seen.ply is None and "ply" in inputs:
+        seen.ply = _number(inputs["ply"])
+        seen.version = _number(inputs.get("version", ""))
+    return seen
+
+
+def _number(text: str) -> int | None:
+    return int(text) if text.isdigit() else None
+
+
+# -- the measures -------------------------------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    counts: Counter = field(default_factory=Counter)
+    errors: list[str] = field(default_factory=list)
+    illegal: list[str] = field(default_factory=list)
+    statuses: Counter = field(default_factory=Counter)
+    #: The size of each answer to a move (bytes).
+    move_sizes: list[int] = field(default_factory=list)
+
+    #: When the current phase began (time.monotonic()), to date the errors.
+    began: float = 0.0
+
+    def error(self, text: str) -> None:
+        self.errors.append(f"[{time.monotonic() - self.began:5.1f} s] {text}")
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The nearest-rank percentile (as tests/bench/move_request.py)."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+class CpuMeter:
+    """CPU seconds used by this process, the server, the database, Redis and the whole machine.
+
+    From /proc: the gunicorn master (with its reaped children) and its live workers; bin/serve's
+    task workers (``manage.py db_worker``, children of the same process once bin/serve has
+    exec'd gunicorn); the PostgreSQL backends connected to the load test's database (the task
+    workers' polling included); redis-server; the machine's busy time (all cores). "others" is
+    what is left: other jobs on the machine, PostgreSQL's own background processes, the
+    kernel's work not charged to a process.
+    """
+
+    def __init__(self, server_pid: int) -> None:
+        self.server_pid = server_pid
+        self.tick = os.sysconf("SC_CLK_TCK")
+        self.start = self._read()
+
+    def _read(self) -> dict[str, float]:
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+        idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+        total = sum(fields[:8])
+        return {
+            "wall": time.monotonic(),
+            "client": time.process_time(),
+            **self._processes(),
+            "busy": (total - idle) / self.tick,
+            "total": total / self.tick,
+        }
+
+    def _processes(self) -> dict[str, float]:
+        found = {"server": 0.0, "tasks": 0.0, "database": 0.0, "redis": 0.0}
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    stat = f.read()
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    command = f.read(300).replace(b"\0", b" ")
+            except OSError:
+                continue
+            fields = stat.rsplit(")", 1)[1].split()
+            pid, ppid = int(entry), int(fields[1])
+            own = (int(fields[11]) + int(fields[12])) / self.tick  # utime, stime
+            if pid == self.server_pid:
+                found["server"] += own + (int(fields[13]) + int(fields[14])) / self.tick
+            elif ppid == self.server_pid and b"db_worker" in command:
+                found["tasks"] += own  # bin/serve's background-task workers
+            elif ppid == self.server_pid:
+                found["server"] += own
+            elif command.startswith(b"postgres:") and DB_NAME.encode() in command:
+                found["database"] += own
+            elif command.startswith(b"redis-server"):
+                found["redis"] += own
+        return found
+
+    def stop(self) -> dict[str, float]:
+        end = self._read()
+        used = {name: end[name] - self.start[name] for name in end}
+        cores = os.cpu_count() or 1
+        machine = used["busy"] / used["total"] * cores * used["wall"] if used["total"] else 0.0
+        known = sum(used[k] for k in ("client", "server", "tasks", "database", "redis"))
+        return used | {"machine": machine, "others": max(0.0, machine - known), "cores": cores}
+
+
+# -- the players ----------------------------------------------------------------------------------
+
+
+class Player:
+    def __init__(self, number: int, ctx: "Run") -> None:
+        self.ctx = ctx
+        self.stats = ctx.stats
+        self.rng = random.Random(ctx.seed * 1000 + number)
+        self.http = Http(ctx.host, ctx.port)
+        self.game = ""
+        self.ply = self.version = 0
+        self.status = "playing"
+        self.piles: dict[str, list[str]] = {}
+        self.moves_in_game = 0
+
+    async def call(self, kind: str, method: str, path: str, form=None, htmx=False):
+        """One request, timed and counted; None after an error (already recorded)."""
+        if self.ctx.think:
+            await asyncio.sleep(self.ctx.think * self.rng.uniform(0.5, 1.5))
+            if self.over():
+                return None
+        headers = {"HX-Request": "true"} if htmx else {}
+        if method == "POST" and "csrftoken" in self.http.cookies:
+            headers["X-CSRFToken"] = self.http.cookies["csrftoken"]
+        start = time.perf_counter()
+        try:
+            async with asyncio.timeout(REQUEST_TIMEOUT):
+                response = await self.http.request(method, path, form, headers)
+        except (HttpError, OSError) as e:
+            self.http.close()
+            self.stats.error(f"{kind} {method} {path}: {e}")
+            return None
+        except TimeoutError:
+            self.http.close()
+            self.stats.error(f"{kind} {method} {path}: no answer in {REQUEST_TIMEOUT:.0f} s")
+            return None
+        self.stats.latencies[kind].append(time.perf_counter() - start)
+        self.stats.counts[kind] += 1
+        self.stats.statuses[response.status] += 1
+        if response.status >= 500:
+            self.stats.error(f"{kind} {method} {path}: {response.status} {_gist(response)}")
+            return None
+        return response
+
+    def over(self) -> bool:
+        return time.monotonic() >= self.ctx.deadline
+
+    async def run(self) -> None:
+        try:
+            if self.ctx.think:  # players start one by one, not all in step
+                await asyncio.sleep(self.rng.uniform(0, 2 * self.ctx.think))
+            home = await self.call("home", "GET", "/")
+            if home is None:
+                return
+            if home.status != 200 or "csrftoken" not in self.http.cookies:
+                self.stats.error(f"home GET /: {home.status}, cookies {sorted(self.http.cookies)}")
+                return
+            while not self.over():
+                errors = len(self.stats.errors)
+                if await self.new_game():
+                    await self.play()
+                if len(self.stats.errors) > errors:
+                    await asyncio.sleep(0.5)  # after an error, a pause: not an error storm
+        except Exception:
+            self.stats.error("client failure: " + traceback.format_exc(limit=3))
+        finally:
+            self.http.close()
+
+    async def new_game(self) -> bool:
+        variant = self.rng.choice(VARIANTS)
+        deal = str(self.rng.randrange(1, 1_000_000))
+        form = {"variant": variant, "deal": deal}
+        response = await self.call("new game", "POST", "/new/", form)
+        if response is None:
+            return False
+        location = response.headers.get("location", "")
+        path = urllib.parse.urlsplit(location).path
+        if response.status != 302 or not re.fullmatch(r"/g/[^/]+/", path):
+            self.stats.error(f"new game {variant} {deal}: {response.status} to {location!r}")
+            return False
+        self.game = path
+        self.piles = {}
+        self.status = "playing"
+        self.moves_in_game = 0
+        return await self.resume(after_new=True)
+
+    async def resume(self, after_new: bool = False) -> bool:
+        """The full game page, as a player coming back: it must show the board we know."""
+        ply, version = self.ply, self.version
+        response = await self.call("page", "GET", self.game)
+        if response is None:
+            return False
+        if response.status != 200:
+            self.stats.error(f"page GET {self.game}: {response.status} {_gist(response)}")
+            return False
+        if not self.take(response, "page", full=True):
+            return False
+        if not after_new and (self.ply, self.version) != (ply, version):
+            self.stats.error(
+                f"page GET {self.game}: ply/version {self.ply}/{self.version}, "
+                f"expected {ply}/{version}"
+            )
+        return True
+
+    def take(self, response: Response, kind: str, full: bool = False) -> bool:
+        """Note what an answer shows; False when it shows no ply and version."""
+        seen = read_board(response.text)
+        if seen.ply is None or seen.version is None:
+            self.stats.error(f"{kind} {self.game}: no data-ply/data-version in the answer")
+            return False
+        self.ply, self.version = seen.ply, seen.version
+        if seen.status and seen.status != self.status and self.status == "playing":
+            self.stats.counts[f"games {seen.status}"] += 1
+        self.status = seen.status or self.status
+        if full or not self.piles or set(seen.piles) >= set(self.piles):
+            self.piles = seen.piles
+        else:
+            self.piles.update(seen.piles)
+        return True
+
+    def choose(self) -> str | None:
+        moves = [m for moves in self.piles.values() for m in moves]
+        others = [m for m in moves if m not in ("deal", "redeal")]
+        if others and (len(others) == len(moves) or self.rng.random() >= DEAL_SHARE):
+            return self.rng.choice(others)
+        return self.rng.choice(moves) if moves else None
+
+    async def play(self) -> None:
+        while not self.over():
+            if self.status != "playing" or self.moves_in_game >= MAX_MOVES:
+                return
+            move = self.choose()
+            if move is None:
+                return  # stuck, as far as the board shows
+            if not await self.move(move):
+                return
+            if self.over():
+                return
+            if self.ply and self.status == "playing" and self.rng.random() < 1 / UNDO_EVERY:
+                if not await self.undo():
+                    return
+            elif self.rng.random() < 1 / RESUME_EVERY and not await self.resume():
+                return
+
+    async def move(self, move: str) -> bool:
+        ply = self.ply
+        form = {"move": move, "ply": str(self.ply), "version": str(self.version)}
+        response = await self.call("move", "POST", self.game + "move/", form, htmx=True)
+        if response is None:
+            return False
+        if response.status == 422:
+            self.stats.illegal.append(f"{self.game} ply {ply}: {move} ({_gist(response)})")
+            return await self.resume(after_new=True)  # see the board afresh
+        if response.status != 200:
+            self.stats.error(f"move {move} at ply {ply}: {response.status} {_gist(response)}")
+            return False
+        self.stats.move_sizes.append(len(response.body))
+        if not self.take(response, "move"):
+            return False
+        self.moves_in_game += 1
+        self.stats.counts["moves played"] += 1
+        if self.ply <= ply:
+            self.stats.error(
+                f"move {move} at ply {ply} on {self.game}: answered 200 but the ply is now "
+                f"{self.ply} ({_gist(response)})"
+            )
+            return False
+        return True
+
+    async def undo(self) -> bool:
+        ply = self.ply
+        form = {"ply": str(self.ply), "version": str(self.version)}
+        response = await self.call("undo", "POST", self.game + "undo/", form, htmx=True)
+        if response is None:
+            return False
+        if response.status != 200:
+            self.stats.error(f"undo at ply {ply} on {self.game}: {response.status}")
+            return False
+        if not self.take(response, "undo"):
+            return False
+        if self.ply >= ply:
+            self.stats.error(f"undo at ply {ply} on {self.game}: the ply is now {self.ply}")
+            return False
+        return True
+
+
+def _gist(response: Response) -> str:
+    """The message an answer carries (the board's note), or the start of its text."""
+    text = response.text
+    found = re.search(r'class="message[^"]*">([^<]*)<', text)
+    if found:
+        return found.group(1).strip()[:160]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]*>", " ", text)).strip()[:160]
+
+
+# -- the phases -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    host: str
+    port: int
+    seed: int
+    #: Seconds a player pauses before each request, on average (0: none, a closed loop).
+    think: float = 0.0
+    stats: Stats = field(default_factory=Stats)
+    deadline: float = 0.0
+
+
+async def players_phase(ctx: Run, players: int, seconds: float) -> float:
+    """Play for ``seconds``; the phase's wall time (to the last answer)."""
+    start = ctx.stats.began = time.monotonic()
+    ctx.deadline = start + seconds
+    tasks = [asyncio.create_task(Player(i, ctx).run()) for i in range(players)]
+    await _finish(tasks, ctx.stats, seconds)
+    return time.monotonic() - start
+
+
+async def trivial_phase(ctx: Run, clients: int, seconds: float) -> float:
+    start = ctx.stats.began = time.monotonic()
+    deadline = start + seconds
+
+    async def hammer() -> None:
+        http = Http(ctx.host, ctx.port)
+        try:
+            while time.monotonic() < deadline:
+                began = time.perf_counter()
+                try:
+                    async with asyncio.timeout(REQUEST_TIMEOUT):
+                        response = await http.request("GET", "/healthz/")
+                except (HttpError, OSError, TimeoutError) as e:
+                    http.close()
+                    ctx.stats.error(f"healthz: {type(e).__name__} {e}")
+                    await asyncio.sleep(0.1)
+                    continue
+                ctx.stats.latencies["healthz"].append(time.perf_counter() - began)
+                ctx.stats.statuses[response.status] += 1
+                if response.status == 200 and response.body.strip() == b"ok":
+                    ctx.stats.counts["healthz"] += 1
+                else:
+                    ctx.stats.error(f"healthz: {response.status} {response.body[:80]!r}")
+        finally:
+            http.close()
+
+    await _finish([asyncio.create_task(hammer()) for _ in range(clients)], ctx.stats, seconds)
+    return time.monotonic() - start
+
+
+async def _finish(tasks: list[asyncio.Task], stats: Stats, seconds: float) -> None:
+    """Wait for the tasks: past the deadline, requests in flight get DRAIN more seconds."""
+    _done, pending = await asyncio.wait(tasks, timeout=seconds + DRAIN)
+    for task in pending:
+        task.cancel()
+    if pending:
+        stats.error(f"{len(pending)} clients still waiting {DRAIN:.0f} s after the end: cut off")
+        await asyncio.gather(*pending, return_exceptions=True)
+
+
+# -- the database and the server -----------------------------------------------------------------
+
+
+def fresh_database() -> None:
+    with psycopg.connect(PG_ADMIN, autocommit=True) as connection:
+        connection.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+        connection.execute(f"CREATE DATABASE {DB_NAME}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def default_workers() -> int:
+    """The gunicorn config's default (two per core plus one), read from the config itself."""
+    env = {k: v for k, v in os.environ.items() if k != "WEB_CONCURRENCY"}
+    code = "import runpy; print(runpy.run_path('solitaire/gunicorn.conf.py')['workers'])"
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    return int(result.stdout.strip()) if result.returncode == 0 else 2 * (os.cpu_count() or 1) + 1
+
+
+class Server:
+    def __init__(self, port: int, workers: int, threads: int | None, folder: Path) -> None:
+        self.port = port
+        self.workers = workers
+        self.log_path = folder / "server.log"
+        self.env = {
+            **os.environ,
+            "DJANGO_SECRET_KEY": secrets.token_urlsafe(60),
+            "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+            "DJANGO_HTTPS": "0",
+            "DATABASE_URL": DATABASE_URL,
+            "REDIS_URL": REDIS_URL,
+            "BIND": f"127.0.0.1:{port}",
+            "WEB_CONCURRENCY": str(workers),
+            "PY": sys.executable,
+            "ACCESS_LOG": "off",
+            # Static files are collected here, not into the shared staticfiles/ folder.
+            "DJANGO_STATIC_ROOT": str(folder / "static"),
+            # gunicorn's control socket ($XDG_RUNTIME_DIR/gunicorn.ctl, else the one
+            # ~/.gunicorn/gunicorn.ctl every instance on the machine shares) goes here too.
+            "XDG_RUNTIME_DIR": str(folder),
+        }
+        for name in ("WEB_THREADS", "DJANGO_DEBUG", "SQLITE_PATH", "PORT", "GUNICORN_TIMEOUT"):
+            self.env.pop(name, None)
+        if threads:
+            self.env["WEB_THREADS"] = str(threads)
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.log = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop())
+        self.process = subprocess.Popen(
+            [str(ROOT / "bin" / "serve")],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # Ctrl-C reaches only us; we stop the server ourselves
+        )
+
+    def wait_ready(self) -> None:
+        assert self.process is not None
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with status {self.process.returncode}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=2) as s:
+                    s.sendall(
+                        f"GET /healthz/ HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+                        "Connection: close\r\n\r\n".encode()
+                    )
+                    answer = b""
+                    while chunk := s.recv(4096):
+                        answer += chunk
+                if answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"ok\n"):
+                    return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"the server did not answer /healthz/ within {START_TIMEOUT:.0f} s")
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)  # its own process group
+            self.process.wait()
+        self.log.close()
+
+    def tail(self, lines: int = 40) -> str:
+        try:
+            text = self.log_path.read_text(errors="replace").splitlines()
+        except OSError:
+            return "(no log)"
+        return "\n".join(text[-lines:])
+
+    def problems(self, lines: int = 40) -> str:
+        """The log's exceptions, counted, and its last traceback."""
+        try:
+            text = self.log_path.read_text(errors="replace").splitlines()
+        except OSError:
+            return ""
+        counted: Counter = Counter()
+        last: list[str] = []
+        current: list[str] | None = None
+        for line in text:
+            if line.startswith("Traceback"):
+                current = [line]
+            elif current is not None:
+                current.append(line)
+                if line and not line[0].isspace():  # the exception's own line ends it
+                    counted[line[:200]] += 1
+                    last, current = current, None
+            elif "ERROR" in line or "CRITICAL" in line:
+                counted[line[:200]] += 1
+        if not counted:
+            return ""
+        summary = [f"{n:6} x {what}" for what, n in counted.most_common(10)]
+        return "\n".join([*summary, "The last traceback:", *last[-lines:]])
+
+
+# -- the report -----------------------------------------------------------------------------------
+
+
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f}"
+
+
+def report(args, workers: int, stats: Stats, phases: dict, loads: dict) -> int:
+    play, trivial = phases["players"], phases["trivial"]
+    threads = args.threads or 1
+    kind = "sync" if threads == 1 else f"gthread, {threads} threads each"
+    moves = stats.latencies["move"]
+    played = stats.counts["moves played"]
+    move_rate = played / play["wall"] if play["wall"] else 0.0
+    trivial_rate = stats.counts["healthz"] / trivial["wall"] if trivial["wall"] else 0.0
+    share = move_rate / trivial_rate if trivial_rate else 0.0
+    ms = [s * 1000 for s in moves]
+    p50, p95, p99 = (percentile(ms, q) for q in (0.5, 0.95, 0.99))
+
+    def other_ms(kind: str) -> float:
+        return percentile([s * 1000 for s in stats.latencies[kind]], 0.5)
+
+    def other(kind: str) -> str:
+        values = [s * 1000 for s in stats.latencies[kind]]
+        if not values:
+            return "0"
+        return f"{len(values)} (median {percentile(values, 0.5):.1f} ms)"
+
+    rows = [
+        ("players", f"{args.players}" + (f", pausing ~{args.think:g} ms" if args.think else "")),
+        ("duration", f"{play['wall']:.1f} s of play ({args.seconds:g} s asked, then the drain)"),
+        ("gunicorn workers", f"{workers} ({kind}, access log off)"),
+        ("moves played", f"{played}"),
+        ("moves per second", f"{move_rate:.1f}"),
+        ("move latency median", f"{p50:.1f} ms"),
+        ("move latency 95th", f"{p95:.1f} ms"),
+        ("move latency 99th", f"{p99:.1f} ms"),
+        ("move latency max", f"{max(ms) if ms else float('nan'):.1f} ms"),
+        (
+            "move answer size",
+            f"median {percentile(stats.move_sizes, 0.5) / 1024:.1f} KB, "
+            f"largest {max(stats.move_sizes, default=0) / 1024:.1f} KB",
+        ),
+        ("undo requests", other("undo")),
+        ("page requests", other("page") + " (resumes and games opened)"),
+        ("new games", other("new game")),
+        (
+            "games ended",
+            ", ".join(f"{k[6:]} {v}" for k, v in sorted(stats.counts.items()) if k[:6] == "games ")
+            or "none",
+        ),
+        ("home pages", other("home")),
+        ("illegal moves (422)", f"{len(stats.illegal)}"),
+        ("errors", f"{len(stats.errors)}"),
+        ("connections", f"{Http.opened} opened for {Http.sent} requests (both phases)"),
+        ("answers by status", ", ".join(f"{k}: {v}" for k, v in sorted(stats.statuses.items()))),
+        (
+            "trivial view",
+            f"{trivial_rate:.0f} requests/s (GET /healthz/, {args.players} clients, "
+            f"{trivial['wall']:.1f} s, median {other_ms('healthz'):.1f} ms)",
+        ),
+        ("moves/s ÷ trivial rps", f"{share * 100:.1f} %"),
+    ]
+    # The same comparison from the CPU the server spent on each request, which depends much
+    # less on what else the machine is doing than requests per second do.
+    requests = sum(stats.counts[k] for k in ("move", "undo", "page", "new game", "home"))
+    if requests and stats.counts["healthz"] and play["server"]:
+        per_request = play["server"] / requests * 1000
+        per_trivial = trivial["server"] / stats.counts["healthz"] * 1000
+        rows.append(
+            (
+                "gunicorn CPU/request",
+                f"{per_request:.2f} ms while playing (+ PostgreSQL "
+                f"{play['database'] / requests * 1000:.2f} ms), {per_trivial:.2f} ms for "
+                f"/healthz/: {per_trivial / per_request:.1%}",
+            )
+        )
+    for name, phase in (("players", play), ("trivial", trivial)):
+        wall = phase["wall"]
+        rows.append(
+            (
+                f"CPU, {name} phase",
+                f"client {phase['client']:.1f} s ({phase['client'] / wall:.0%} of a core), "
+                f"gunicorn {phase['server']:.1f} s, task workers {phase['tasks']:.1f} s, "
+                f"PostgreSQL {phase['database']:.1f} s, Redis {phase['redis']:.1f} s",
+            )
+        )
+        rows.append(
+            (
+                "",
+                f"others {phase['others']:.1f} s; the machine: "
+                f"{phase['machine'] / wall:.2f} of {phase['cores']} cores busy over {wall:.1f} s",
+            )
+        )
+    rows.append(("load average", f"before {loads['before']}, after {loads['after']}"))
+    width = max(len(name) for name, _value in rows)
+    print()
+    print("Load test: bin/serve on loopback, PostgreSQL, Redis cache")
+    print("-" * 78)
+    for name, value in rows:
+        print(f"{name:<{width}}  {value}")
+    print("-" * 78)
+    if stats.illegal:
+        print(f"Illegal moves (the first {min(SHOWN_ERRORS, len(stats.illegal))}):")
+        for text in stats.illegal[:SHOWN_ERRORS]:
+            print(f"  {text}")
+    if stats.errors:
+        print(f"Errors (the first {min(SHOWN_ERRORS, len(stats.errors))}):")
+        for text in stats.errors[:SHOWN_ERRORS]:
+            print(f"  {text}")
+    note = "" if args.players == TARGET_PLAYERS else f" (this run: {args.players} players)"
+    print(
+        f"target: no errors at {TARGET_PLAYERS} players, p95 move < {TARGET_P95_MS:.0f} ms, "
+        f"moves/s ≥ {TARGET_SHARE:.0%} of trivial rps{note}"
+    )
+    checks = [
+        (f"no errors at {args.players} players", not stats.errors),
+        (f"p95 move {p95:.1f} ms < {TARGET_P95_MS:.0f} ms", p95 < TARGET_P95_MS),
+        (
+            f"moves/s {move_rate:.1f} ≥ {TARGET_SHARE:.0%} of {trivial_rate:.0f} "
+            f"({share * 100:.1f} %)",
+            share >= TARGET_SHARE,
+        ),
+    ]
+    for text, ok in checks:
+        print(f"  {'PASS' if ok else 'FAIL'}  {text}")
+    failed = bool(stats.errors or stats.illegal)
+    if args.strict and not all(ok for _text, ok in checks):
+        failed = True
+    return 1 if failed else 0
+
+
+# -- main -----------------------------------------------------------------------------------------
+
+
+def _terminated(signum, frame) -> None:
+    raise KeyboardInterrupt  # stopped by SIGTERM (e.g. a timeout): clean up as for Ctrl-C
+
+
+def main() -> int:
+    signal.signal(signal.SIGTERM, _terminated)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=50, help="concurrent players (50)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="seconds of play (30)")
+    parser.add_argument(
+        "--trivial-seconds", type=float, default=10.0, help="seconds of GET /healthz/ (10)"
+    )
+    parser.add_argument("--workers", type=int, help="gunicorn workers (the config's default)")
+    parser.add_argument(
+        "--threads", type=int, help="threads per worker (the config's default, 1: sync workers)"
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="milliseconds a player pauses before each request, on average (0: none)",
+    )
+    parser.add_argument("--seed", type=int, default=20261129, help="the players' random seed")
+    parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    args = parser.parse_args()
+    if args.players < 1 or args.seconds <= 0 or args.trivial_seconds <= 0:
+        parser.error("--players, --seconds and --trivial-seconds must be positive")
+    workers = args.workers or default_workers()
+
+    with tempfile.TemporaryDirectory(prefix="loadtest-") as folder:
+        port = free_port()
+        print(f"Database {DB_NAME}: dropped and created afresh.", flush=True)
+        fresh_database()
+        server = Server(port, workers, args.threads, Path(folder))
+        print(f"Starting bin/serve on 127.0.0.1:{port} with {workers} workers...", flush=True)
+        server.start()
+        try:
+            server.wait_ready()
+            ctx = Run("127.0.0.1", port, args.seed, args.think / 1000)
+            loads = {"before": load()}
+            print(f"Load average before: {loads['before']}", flush=True)
+            phases = {}
+            print(
+                f"Trivial phase: {args.players} clients on /healthz/ for {args.trivial_seconds:g} s"
+            )
+            meter = CpuMeter(server.process.pid)
+            trivial_wall = asyncio.run(trivial_phase(ctx, args.players, args.trivial_seconds))
+            phases["trivial"] = meter.stop() | {"wall": trivial_wall}
+            print(f"Players phase: {args.players} players for {args.seconds:g} s", flush=True)
+            meter = CpuMeter(server.process.pid)
+            play_wall = asyncio.run(players_phase(ctx, args.players, args.seconds))
+            phases["players"] = meter.stop() | {"wall": play_wall}
+            loads["after"] = load()
+        except BaseException as e:
+            server.stop()
+            if isinstance(e, KeyboardInterrupt):
+                print("\nInterrupted: the server is stopped.", file=sys.stderr, flush=True)
+                return 130
+            print(f"\nThe load test failed: {e}", file=sys.stderr)
+            print(f"The server's log ({server.log_path}), its end:", file=sys.stderr)
+            print(server.tail(), file=sys.stderr)
+            if not isinstance(e, RuntimeError):
+                traceback.print_exc()
+            return 2
+        exited = server.process.poll()
+        if exited is not None:
+            ctx.stats.error(f"the server (gunicorn's master) exited during the run: {exited}")
+        server.stop()
+        status = report(args, workers, ctx.stats, phases, loads)
+        if ctx.stats.errors:
+            problems = server.problems()
+            if problems:
+                print("\nThe server's log: its errors and exceptions, by count")
+                print(problems)
+            print(f"\nThe server's log, its end (of {server.log_path}):")
+            print(server.tail(25))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

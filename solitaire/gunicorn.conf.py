@@ -6,7 +6,7 @@ GUNICORN_TIMEOUT (seconds, default 30), ACCESS_LOG (a path, "-" for standard out
 default), or "off"), FORWARDED_ALLOW_IPS (proxies trusted to say the scheme, default
 127.0.0.1), CONTROL_SOCKET (a path for gunicornc; none by default).
 
-Each worker thread holds one PostgreSQL connection: keep WEB_CONCURRENCY × WEB_THREADS (plus
+Each worker thread holds one PostgreSQL connection: keep WEB_CONCURRENCY times WEB_THREADS (plus
 the task workers, TASK_WORKERS) under the server's max_connections (100 by default).
 """
 

@@ -45,6 +45,8 @@ MY_GAMES_FINISHED = 30
 #: The URL names of a game's actions: the board's forms and scripts post to them (and ask
 #: ``poll`` whether the game moved on elsewhere).
 ACTIONS = ("move", "to_foundation", "undo", "redo", "restart", "give_up", "autoplay", "poll")
+#: The actions the table and the poll of a move's answer name.
+TABLE_ACTIONS = ("move", "poll")
 #: How many games a page of the history lists.
 HISTORY_PAGE = 50
 #: The replay viewer's speeds: seconds a move stays in sight, the default first.
@@ -347,6 +349,7 @@ def move(request: HttpRequest, public_id: str) -> HttpResponse:
         request,
         game,
         lambda: services.play(game, ply, move, autoplay=autoplay, version=version),
+        compact=True,
     )
 
 
@@ -368,6 +371,7 @@ def to_foundation(request: HttpRequest, public_id: str) -> HttpResponse:
         request,
         game,
         lambda: services.send_to_foundation(game, ply, pick, autoplay=autoplay, version=version),
+        compact=True,
     )
 
 
@@ -500,8 +504,11 @@ def _autoplay(request: HttpRequest, variant: str) -> bool:
     return not VARIANTS[variant].devils
 
 
-def _act(request: HttpRequest, game: Game, action) -> HttpResponse:
-    """Run a service ``action`` on ``game`` and answer with what became of it."""
+def _act(request: HttpRequest, game: Game, action, *, compact: bool = False) -> HttpResponse:
+    """Run a service ``action`` on ``game`` and answer with what became of it.
+
+    ``compact``: a move, whose htmx answer (while the game stays in play) is the table alone.
+    """
     try:
         outcome = action()
     except services.StalePly as stale:
@@ -511,12 +518,23 @@ def _act(request: HttpRequest, game: Game, action) -> HttpResponse:
         return _refuse(request, game, message)
     except services.GameError as e:
         return _refuse(request, game, str(e), 409)
-    return _answer(request, outcome.game, " ".join(outcome.said), position=outcome.position)
+    said = " ".join(outcome.said)
+    return _answer(request, outcome.game, said, position=outcome.position, compact=compact)
 
 
-def _answer(request: HttpRequest, game: Game, said: str, *, level="success", position=None):
+def _answer(
+    request: HttpRequest,
+    game: Game,
+    said: str,
+    *,
+    level="success",
+    position=None,
+    compact: bool = False,
+):
     """After a change: the board for htmx, else back to the game page (POST/redirect/GET)."""
     if request.htmx:
+        if compact and game.status == Game.Status.PLAYING:
+            return _render_table(request, game, position, said)
         return _render(request, game, position, message=said, level=level)
     messages.add_message(
         request, messages.WARNING if level == "warning" else messages.SUCCESS, said
@@ -567,6 +585,33 @@ def _render(
         context["deal_record"] = stats.deal_record(owner_of(request), game)
     template = "games/play.html#board-response" if partial else "games/play.html"
     response = render(request, template, context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _render_table(request: HttpRequest, game: Game, position, said: str) -> HttpResponse:
+    """The htmx answer to a move that leaves the game in play: only what a move changes.
+
+    The table (every pile), retargeted to #table, and out of band the counters, the catch-up
+    poll (it asks with the new version) and the announcement; play.js copies the table's ply,
+    version and redo state to the board and its buttons. The controls and the rest of the
+    board stay as they are, so the answer costs a fraction of a whole board to render.
+    """
+    context = {
+        "game": game,
+        "variant": VARIANTS[game.variant],
+        "board": build_board(position, playable=True),
+        "game_url": _game_url(game),
+        "urls": {
+            name: reverse(f"games:{name}", args=[game.public_id]) for name in ("move", "poll")
+        },
+        "message": said,
+        "level": "success",
+        "oob": True,
+    }
+    response = render(request, "games/play.html#move-response", context)
+    response["HX-Retarget"] = "#table"
+    response["HX-Reswap"] = "outerHTML"
     patch_vary_headers(response, ["HX-Request"])
     return response
 

@@ -226,7 +226,8 @@
   // A new board (the answer to an earlier request) ends a drag begun on the old one; an
   // answer that swaps nothing (a 204) does not.
   document.addEventListener("htmx:beforeSwap", (event) => {
-    if (drag && event.detail.shouldSwap && event.detail.target === game.board()) cancel();
+    const b = game.board();
+    if (drag && event.detail.shouldSwap && b && b.contains(event.detail.target)) cancel();
   });
 
   document.addEventListener(

@@ -164,7 +164,8 @@
 
   document.addEventListener("htmx:afterSwap", (event) => {
     const b = game.board();
-    if (!focused || event.target !== b) return;
+    // The new board, or after a move its new table.
+    if (!focused || !b || !b.contains(event.target)) return;
     const { id, pile } = focused;
     focused = null;
     const byId = id && document.getElementById(id);

@@ -1,8 +1,9 @@
 /* Click to play. Click a card to pick it up (with the cards above it), click a column or a
    foundation to put it there, click the card again (or press Escape) to put it back; a
    double-click sends a card to a foundation. Moves go to the server by htmx, with the ply and
-   version of the board they were made on; the server answers with the new board (#board) and
-   what happened (#announce). Without this script the cards are links (?pick=t3:2) and the
+   version of the board they were made on; the server answers with the new board (#board), or
+   after a move only the new table (#table, with the counters and the poll), and what happened
+   (#announce). Without this script the cards are links (?pick=t3:2) and the
    piles get "Put here" buttons, so every move also works by plain page loads.
 
    drag.js (drag and drop, double-tap) and keys.js (the keyboard) play through the functions
@@ -155,8 +156,28 @@
     if (event.key === "Escape" && held) putBack();
   });
 
+  /** After a move, the server sends the table alone (#table): bring the rest of the board up
+      to its ply, version and redo state (the forms' hidden fields, the buttons). */
+  function adopt(b) {
+    const table = document.getElementById("table");
+    if (!table || !b.contains(table) || table.dataset.version === b.dataset.version) return;
+    const { ply, version } = table.dataset;
+    b.dataset.ply = ply;
+    b.dataset.version = version;
+    b.querySelectorAll("input[name=ply]").forEach((field) => { field.value = ply; });
+    b.querySelectorAll("input[name=version]").forEach((field) => { field.value = version; });
+    const first = ply === "0";
+    for (const id of ["undo", "restart"]) {
+      const button = document.getElementById(id);
+      if (button) button.disabled = first;
+    }
+    const redo = document.getElementById("redo");
+    if (redo) redo.disabled = table.dataset.redo !== "1";
+  }
+
   function sync() {
     const b = board();
+    if (b) adopt(b);
     held = b ? b.dataset.pick || "" : "";
     if (b) showTargets(held);
   }

@@ -195,6 +195,20 @@ def test_undo_takes_a_move_back_and_redo_plays_it_again(page, live_server, scree
     assert moved_on(page, 0) == played
     assert layout(page) == after
     expect(page.locator("#redo")).to_be_disabled()
+    expect(page.locator("#undo")).to_be_enabled()
+    # After an undo, a different move: only the table comes back, and the buttons follow it
+    # (nothing left to redo; undo takes back the new move).
+    page.locator("#undo").click()
+    moved_on(page, played)
+    expect(page.locator("#redo")).to_be_enabled()
+    pile(page, "s").get_by_role("button").click()
+    dealt = moved_on(page, 0)
+    expect(page.locator("#redo")).to_be_disabled()
+    expect(page.locator("#undo")).to_be_enabled()
+    expect(page.locator("#restart")).to_be_enabled()
+    page.locator("#undo").click()
+    moved_on(page, dealt)
+    assert layout(page) == start
 
 
 def test_a_reload_shows_the_same_board(page, live_server, screenshots):

@@ -34,12 +34,23 @@ def message_of(response) -> str:
 
 
 class TestMove:
-    def test_a_legal_move_by_htmx_returns_the_new_board(self, client, game):
+    def test_a_legal_move_by_htmx_returns_the_new_table_and_counters(self, client, game):
         response = post_move(client, game, "deal")
         html = response.content.decode()
         assert response.status_code == 200
-        assert html.lstrip().startswith('<section id="board"')
-        assert 'data-ply="1"' in html
+        # Only what a move changes: the table, swapped in place of the old one, and out of band
+        # the counters, the catch-up poll and the announcement; the controls stay as they are.
+        assert response["HX-Retarget"] == "#table" and response["HX-Reswap"] == "outerHTML"
+        assert html.lstrip().startswith('<form class="table" id="table"')
+        assert 'data-ply="1"' in html and f'data-version="{game.version + 1}"' in html
+        assert '<dl class="game-info" id="game-info" hx-swap-oob="true">' in html
+        assert re.search(r'<dd data-moves>1</dd>', html)
+        assert f'id="poll" hidden data-poll hx-get="{url("poll", game)}?version=' in html
+        assert 'id="undo"' not in html and '<section id="board"' not in html
+        # Every pile is in it, with the cards that can move and where they may go.
+        for pile in ["s", "w", *(f"f{n}" for n in range(1, 9)), *(f"t{n}" for n in range(1, 11))]:
+            assert f'data-pile="{pile}"' in html
+        assert 'data-pick="w" data-to="' in html
         assert "Dealt Three of Spades." in message_of(response)
         game.refresh_from_db()
         assert (game.ply, game.move_count) == (1, 1)

@@ -16,6 +16,8 @@ class TestWon:
         response = post_move(client, game, record.moves[-1])
         assert response.status_code == 200
         html = response.content.decode()
+        # The game ended: the whole board comes back, not just the table.
+        assert "HX-Retarget" not in response and html.lstrip().startswith('<section id="board"')
         assert "You won!" in html
         assert f"in {len(record.moves)} moves" in html
         assert "Play this deal again" in html and "New deal" in html

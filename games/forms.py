@@ -14,9 +14,13 @@ MAX_RECORD_BYTES = 256 * 1024
 def parse_deal_number(text: str) -> int | None:
     """The deal number ``text`` names (digits, 1..MAX_DEAL), or None."""
     text = text.strip()
-    if not text.isascii() or not text.isdigit() or len(text.lstrip("0")) > 20:
+    if not text.isascii() or not text.isdigit():
         return None
-    number = int(text)
+    # Leading zeros are allowed, but never handed to int() (which refuses over 4300 digits).
+    digits = text.lstrip("0") or "0"
+    if len(digits) > 20:
+        return None
+    number = int(digits)
     return number if 1 <= number <= MAX_DEAL else None
 
 

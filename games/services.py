@@ -31,6 +31,20 @@ from .rules import (
     replay,
 )
 
+#: The fields a move, an undo, a redo or a restart may change (the rest are left as they are).
+PLAY_FIELDS = [
+    "seconds_played",
+    "updated_at",
+    "first_move_at",
+    "finished_at",
+    "snapshot",
+    "ply",
+    "version",
+    "status",
+    "redo",
+    "move_count",
+    "undo_count",
+]
 #: A pause longer than this between two actions counts as this long: the player was away.
 IDLE = timedelta(minutes=2)
 
@@ -301,4 +315,4 @@ def _save(game: Game, position: Position) -> None:
     # A stuck game has finished until an undo or a restart brings it back to playing: the
     # statistics count it as lost, and its streaks run in the order games finished.
     game.finished_at = None if game.status == Game.Status.PLAYING else now
-    game.save()
+    game.save(update_fields=PLAY_FIELDS)

@@ -97,9 +97,11 @@ if os.environ.get("DATABASE_URL"):
     DATABASES = {
         "default": dj_database_url.parse(
             os.environ["DATABASE_URL"],
-            # Each web process keeps its connection between requests (checked before reuse).
+            # Each web process keeps its connection between requests. Checking it before each
+            # request costs a round trip every time; a connection the server dropped fails one
+            # request and is replaced. DATABASE_HEALTH_CHECKS=1 checks it first.
             conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "600")),
-            conn_health_checks=True,
+            conn_health_checks=env_bool("DATABASE_HEALTH_CHECKS", False),
         )
     }
 else:

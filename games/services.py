@@ -8,6 +8,7 @@ The move log plus the deal is the truth: the snapshot is rewritten from the engi
 after every change, so it always equals replaying the log.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -74,6 +75,19 @@ class StalePly(GameError):
     def __init__(self, game: Game) -> None:
         super().__init__(_("The game had moved on (in another window?): here is where it is now."))
         self.game = game
+
+
+@dataclass(frozen=True)
+class GameRef:
+    """A game named by its owner and public id, not yet read: the action's locking read is the
+    only query for it (``Game.DoesNotExist`` when the owner has no such game)."""
+
+    owner: Owner
+    public_id: str
+
+
+#: Whether automatic moves follow a move: a setting, or a function of the game type.
+Autoplay = bool | Callable[[str], bool]
 
 
 @dataclass
@@ -146,7 +160,7 @@ def start_from_record(owner: Owner, record: Record) -> Game:
 
 @transaction.atomic
 def play(
-    game: Game, ply: int, move: Move, *, autoplay: bool, version: int | None = None
+    game: Game | GameRef, ply: int, move: Move, *, autoplay: Autoplay, version: int | None = None
 ) -> Outcome:
     """Play the player's ``move`` on the board they saw at ``ply``, then any automatic moves.
 
@@ -162,7 +176,7 @@ def play(
 
 @transaction.atomic
 def send_to_foundation(
-    game: Game, ply: int, pick: str, *, autoplay: bool, version: int | None = None
+    game: Game | GameRef, ply: int, pick: str, *, autoplay: Autoplay, version: int | None = None
 ) -> Outcome:
     """Play the first legal move of the picked cards (``w``, ``t3``, ``t3:13``) to a foundation.
 
@@ -182,7 +196,7 @@ def send_to_foundation(
 
 
 @transaction.atomic
-def undo(game: Game, ply: int, *, version: int | None = None) -> Outcome:
+def undo(game: Game | GameRef, ply: int, *, version: int | None = None) -> Outcome:
     """Take back the player's last move and the automatic moves that followed it."""
     game = _lock(game, ply, version)
     if game.ply == 0:
@@ -202,7 +216,7 @@ def undo(game: Game, ply: int, *, version: int | None = None) -> Outcome:
 
 
 @transaction.atomic
-def redo(game: Game, ply: int, *, version: int | None = None) -> Outcome:
+def redo(game: Game | GameRef, ply: int, *, version: int | None = None) -> Outcome:
     """Play again the last group of moves undone (nothing else was played since)."""
     game = _lock(game, ply, version)
     if not game.redo:
@@ -262,13 +276,17 @@ def delete_player(user: AbstractBaseUser) -> None:
 # -- helpers --------------------------------------------------------------------------------
 
 
-def _lock(game: Game, ply: int | None, version: int | None = None) -> Game:
+def _lock(game: Game | GameRef, ply: int | None, version: int | None = None) -> Game:
     """The game's row, locked and fresh; refuses a finished game and a stale board.
 
     A board is stale when its ``ply`` is not the game's, or its ``version`` (when the request
     says it) is not: the same ply after an undo and another move is another board.
     """
-    game = Game.objects.select_for_update().get(pk=game.pk)
+    if isinstance(game, GameRef):
+        games = Game.objects.owned_by(game.owner).select_for_update()
+        game = games.get(public_id=game.public_id)
+    else:
+        game = Game.objects.select_for_update().get(pk=game.pk)
     if game.is_finished:
         raise GameOver
     if (ply is not None and ply != game.ply) or (version is not None and version != game.version):
@@ -277,9 +295,11 @@ def _lock(game: Game, ply: int | None, version: int | None = None) -> Game:
 
 
 def _play_moves(
-    game: Game, position: Position, moves: list[Move], *, autoplay: bool, keep_redo: bool = False
+    game: Game, position: Position, moves: list[Move], *, autoplay: Autoplay, keep_redo=False
 ) -> Outcome:
     """Play ``moves`` (the first the player's, any others automatic), then safe moves home."""
+    if callable(autoplay):
+        autoplay = autoplay(game.variant)
     said: list[str] = []
     rows: list[MoveRow] = []
     for n, move in enumerate(moves):

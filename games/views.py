@@ -11,6 +11,7 @@ moved on in another window) is not an error: the current board comes back with a
 import json
 import secrets
 from collections import defaultdict
+from functools import partial
 
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -321,8 +322,8 @@ def replay(request: HttpRequest, public_id: str, ply: int | None = None) -> Http
         "speeds": [(seconds, f"{seconds:g}") for seconds in REPLAY_SPEEDS],
         "slots": max(variant.columns, 11 if variant.stock_deal > 1 else 10),
     }
-    partial = request.htmx and not request.htmx.history_restore_request
-    template = "games/replay.html#replay" if partial else "games/replay.html"
+    fragment = request.htmx and not request.htmx.history_restore_request
+    template = "games/replay.html#replay" if fragment else "games/replay.html"
     response = render(request, template, context)
     patch_vary_headers(response, ["HX-Request"])
     return response
@@ -333,18 +334,22 @@ def replay(request: HttpRequest, public_id: str, ply: int | None = None) -> Http
 
 @require_POST
 def move(request: HttpRequest, public_id: str) -> HttpResponse:
-    """Play the posted move (notation) on the board the player saw (its ply)."""
-    game = _game_or_404(request, public_id)
+    """Play the posted move (notation) on the board the player saw (its ply).
+
+    The game is read once, locked, by the service (``GameRef``); only a refusal reads it again.
+    """
     seen = _seen(request)
     text = request.POST.get("move", "")
     if seen is None or not text:
-        return _garbled(request, game)
+        return _garbled(request, _game_or_404(request, public_id))
     ply, version = seen
     try:
         move = Move.parse(text)
     except MoveSyntaxError:
-        return _refuse(request, game, _("“%(move)s” is not a move.") % {"move": _echo(text)}, 400)
-    autoplay = _autoplay(request, game.variant)
+        message = _("“%(move)s” is not a move.") % {"move": _echo(text)}
+        return _refuse(request, _game_or_404(request, public_id), message, 400)
+    game = services.GameRef(owner_of(request), public_id)
+    autoplay = partial(_autoplay, request)
     return _act(
         request,
         game,
@@ -356,17 +361,18 @@ def move(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_POST
 def to_foundation(request: HttpRequest, public_id: str) -> HttpResponse:
     """Send the picked card (``pick``: ``w``, ``t3``) to the first foundation that takes it."""
-    game = _game_or_404(request, public_id)
     seen = _seen(request)
     pick = request.POST.get("pick", "")
     if seen is None or not pick:
-        return _garbled(request, game)
+        return _garbled(request, _game_or_404(request, public_id))
     ply, version = seen
     try:
         Move.parse(f"{pick}-f1")
     except MoveSyntaxError:
-        return _refuse(request, game, _("“%(pick)s” is not a card.") % {"pick": _echo(pick)}, 400)
-    autoplay = _autoplay(request, game.variant)
+        message = _("“%(pick)s” is not a card.") % {"pick": _echo(pick)}
+        return _refuse(request, _game_or_404(request, public_id), message, 400)
+    game = services.GameRef(owner_of(request), public_id)
+    autoplay = partial(_autoplay, request)
     return _act(
         request,
         game,
@@ -377,21 +383,21 @@ def to_foundation(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @require_POST
 def undo(request: HttpRequest, public_id: str) -> HttpResponse:
-    game = _game_or_404(request, public_id)
     seen = _seen(request)
     if seen is None:
-        return _garbled(request, game)
+        return _garbled(request, _game_or_404(request, public_id))
     ply, version = seen
+    game = services.GameRef(owner_of(request), public_id)
     return _act(request, game, lambda: services.undo(game, ply, version=version))
 
 
 @require_POST
 def redo(request: HttpRequest, public_id: str) -> HttpResponse:
-    game = _game_or_404(request, public_id)
     seen = _seen(request)
     if seen is None:
-        return _garbled(request, game)
+        return _garbled(request, _game_or_404(request, public_id))
     ply, version = seen
+    game = services.GameRef(owner_of(request), public_id)
     return _act(request, game, lambda: services.redo(game, ply, version=version))
 
 
@@ -434,6 +440,11 @@ def _echo(text: str) -> str:
 
 def _game_or_404(request: HttpRequest, public_id: str) -> Game:
     return get_object_or_404(Game.objects.owned_by(owner_of(request)), public_id=public_id)
+
+
+def _read(request: HttpRequest, game: Game | services.GameRef) -> Game:
+    """The game itself, read now if the action named it by a ``GameRef``."""
+    return game if isinstance(game, Game) else _game_or_404(request, game.public_id)
 
 
 def _results() -> list[tuple[str, str]]:
@@ -504,20 +515,25 @@ def _autoplay(request: HttpRequest, variant: str) -> bool:
     return not VARIANTS[variant].devils
 
 
-def _act(request: HttpRequest, game: Game, action, *, compact: bool = False) -> HttpResponse:
+def _act(
+    request: HttpRequest, game: Game | services.GameRef, action, *, compact: bool = False
+) -> HttpResponse:
     """Run a service ``action`` on ``game`` and answer with what became of it.
 
-    ``compact``: a move, whose htmx answer (while the game stays in play) is the table alone.
+    ``game`` may be a ``GameRef`` (a 404 when the player has no such game). ``compact``: a
+    move, whose htmx answer (while the game stays in play) is the table alone.
     """
     try:
         outcome = action()
+    except Game.DoesNotExist:
+        raise Http404(_("There is no such game.")) from None
     except services.StalePly as stale:
         return _answer(request, stale.game, str(stale), level="warning")
     except IllegalMove as e:
         message = _("That move is not allowed: %(reason)s.") % {"reason": spell_cards(str(e))}
-        return _refuse(request, game, message)
+        return _refuse(request, _read(request, game), message)
     except services.GameError as e:
-        return _refuse(request, game, str(e), 409)
+        return _refuse(request, _read(request, game), str(e), 409)
     said = " ".join(outcome.said)
     return _answer(request, outcome.game, said, position=outcome.position, compact=compact)
 
@@ -579,11 +595,11 @@ def _render(
         ),
         "slots": max(variant.columns, 11 if variant.stock_deal > 1 else 10),
     }
-    partial = request.htmx and not request.htmx.history_restore_request
-    if not partial:
+    fragment = request.htmx and not request.htmx.history_restore_request
+    if not fragment:
         # The whole page only: a move's board partial costs no query for it.
         context["deal_record"] = stats.deal_record(owner_of(request), game)
-    template = "games/play.html#board-response" if partial else "games/play.html"
+    template = "games/play.html#board-response" if fragment else "games/play.html"
     response = render(request, template, context, status=status)
     patch_vary_headers(response, ["HX-Request"])
     return response

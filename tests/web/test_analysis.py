@@ -5,6 +5,7 @@ the game ends won, its log replays to its board, and it counts as a win with hel
 
 import re
 
+import pytest
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
@@ -13,6 +14,10 @@ from games.rules import Move
 
 from .conftest import HTMX, log, post_move, replayed, start, url
 from .solver_support import answer, ask, near_stuck, near_win, run_worker, said, shown_move
+
+# The real worker closes a connection left in a transaction when it runs, as it should in a
+# process of its own; so these tests run outside the test case's transaction.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def analysed(client, game):

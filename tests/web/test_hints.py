@@ -13,6 +13,10 @@ from games.rules import Move
 from .conftest import HTMX, log, post_move, replayed, start, url
 from .solver_support import answer, ask, near_stuck, near_win, run_worker, said, shown_move
 
+# The real worker closes a connection left in a transaction when it runs, as it should in a
+# process of its own; so these tests run outside the test case's transaction.
+pytestmark = pytest.mark.django_db(transaction=True)
+
 
 class TestHint:
     def test_a_hint_shows_a_winning_move_without_playing_it(self, client):

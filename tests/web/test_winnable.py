@@ -17,6 +17,10 @@ from games.tasks import find_winnable_deals
 from .conftest import start
 from .solver_support import run_worker
 
+# The real worker closes a connection left in a transaction when it runs, as it should in a
+# process of its own; so these tests run outside the test case's transaction.
+pytestmark = pytest.mark.django_db(transaction=True)
+
 #: Forty Thieves deal 2 is won by the solver in a few hundred positions.
 EASY = ("forty-thieves", 2)
 

@@ -46,9 +46,12 @@ START ?= 1
 bench-solver: $(STAMP)
 	$(PY) tests/bench/solver.py --seconds $(SECONDS) --count $(COUNT) --start $(START)
 
-# The production server on loopback against PostgreSQL, under simulated players.
+# The production server on loopback against PostgreSQL, under simulated players: flat out
+# (the server's capacity: moves per second against a trivial view's requests per second), then
+# at a player's pace (a second between requests: the latency 50 players see).
 loadtest: $(STAMP)
-	$(PY) tests/bench/loadtest.py
+	$(PY) tests/bench/loadtest.py $(LOADTEST_ARGS)
+	$(PY) tests/bench/loadtest.py --think 1000 --trivial-seconds 5 $(LOADTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

@@ -44,7 +44,7 @@ class TestMove:
         assert html.lstrip().startswith('<form class="table" id="table"')
         assert 'data-ply="1"' in html and f'data-version="{game.version + 1}"' in html
         assert '<dl class="game-info" id="game-info" hx-swap-oob="true">' in html
-        assert re.search(r'<dd data-moves>1</dd>', html)
+        assert re.search(r"<dd data-moves>1</dd>", html)
         assert f'id="poll" hidden data-poll hx-get="{url("poll", game)}?version=' in html
         assert 'id="undo"' not in html and '<section id="board"' not in html
         # Every pile is in it, with the cards that can move and where they may go.

@@ -84,8 +84,33 @@
     }
   }
 
+  /** A button pressed by key while a request was on its way, or while its answer is settling
+      in (htmx readies the new buttons just before "afterSettle": clicked sooner, a button's form
+      would be posted as a plain form and reload the page): pressed once that is over (found
+      again by its id or its pile, since the board it was on is replaced). */
+  let queued = null;
+  let settling = false;
+
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    if (event.detail.shouldSwap) settling = true;
+  });
+
   function press(button) {
-    if (button && !button.disabled && !game.busy()) button.click();
+    if (!button) return;
+    if (game.busy() || settling) {
+      const pile = button.closest("[data-pile]");
+      queued = { id: button.id, pile: pile ? pile.dataset.pile : "" };
+      return;
+    }
+    if (!button.disabled) button.click();
+  }
+
+  function pressQueued() {
+    if (!queued || game.busy() || settling) return;
+    const { id, pile } = queued;
+    queued = null;
+    const there = pile && game.pileOf(pile);
+    press(id ? document.getElementById(id) : there && there.querySelector("button"));
   }
 
   function toggleHelp() {
@@ -162,12 +187,13 @@
     focused = { id: active.id, pile: pile ? pile.dataset.pile : "" };
   });
 
-  document.addEventListener("htmx:afterSwap", (event) => {
+  /** Put the focus back where it was before the swap (by id, else on its pile). */
+  function restore() {
     const b = game.board();
-    // The new board, or after a move its new table.
-    if (!focused || !b || !b.contains(event.target)) return;
+    if (!focused || !b) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && b.contains(active)) return;
     const { id, pile } = focused;
-    focused = null;
     const byId = id && document.getElementById(id);
     const there = pile && game.pileOf(pile);
     let next = null;
@@ -177,6 +203,19 @@
       next = b.querySelector(".controls button:not(:disabled), .outcome button, a[data-pick]");
     }
     if (next) next.focus({ preventScroll: true });
+  }
+
+  // A new board, or after a move its new table (and the counters, out of band): the swaps
+  // may come as several events, so the focus is put back after each and once all settled.
+  document.addEventListener("htmx:afterSwap", (event) => {
+    const b = game.board();
+    if (b && b.contains(event.target)) restore();
+  });
+  document.addEventListener("htmx:afterSettle", () => {
+    settling = false;
+    restore();
+    focused = null;
+    pressQueued();
   });
 
   document.addEventListener("DOMContentLoaded", () => {

@@ -62,11 +62,28 @@ def _new_page(browser, viewport, **options):
         ),
     )
     page.on("pageerror", lambda e: page.blocked.append(f"script error: {e}"))
+    # Requests still on their way when a test ends (the catch-up poll, say) would hold the test
+    # database's tables while the test's data is flushed: the page is closed once none is.
+    page.in_flight = set()
+    page.on("request", lambda r: page.in_flight.add(r))
+    page.on("requestfinished", lambda r: page.in_flight.discard(r))
+    page.on("requestfailed", lambda r: page.in_flight.discard(r))
     return context, page
+
+
+def _quiet(page, ms: int = 5_000) -> None:
+    """Wait (up to ``ms``) until the page has no request on its way, then stop its timers."""
+    for _ in range(ms // 20):
+        if not page.in_flight:
+            break
+        page.wait_for_timeout(20)
+    page.goto("about:blank")
 
 
 def _close(context, page) -> None:
     blocked = list(page.blocked)
+    if not page.is_closed():
+        _quiet(page)
     context.close()
     assert not blocked, "the page broke its Content Security Policy or threw: " + "; ".join(blocked)
 

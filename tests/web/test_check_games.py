@@ -113,6 +113,8 @@ class TestCleanDatabase:
         assert game.status == Game.Status.WON and game.version == 1
         assert check()[0] == 0
 
+    # manage.py closes the database connections as it ends: outside a test transaction.
+    @pytest.mark.django_db(transaction=True)
     def test_the_command_line_exits_0_and_1(self, games, capsys):
         # As manage.py runs it: the exit status, the lines on stdout, the error on stderr.
         with pytest.raises(SystemExit) as ended:

@@ -1,0 +1,888 @@
+"""A solver for the ten games: search for a win from any position, within a budget.
+
+``solve(position, seconds, max_nodes, max_memory_mb)`` answers "won" (with the moves, in the
+engine's terms), "lost" (proved: no sequence of moves from this position wins) or "unknown"
+(the budget ran out). ``heuristic_move(position)`` picks one good move at once.
+
+The search works on a compact state of its own, not on ``Position``:
+
+- a column is a ``bytes`` of card values, bottom to top, a face-down card written as
+  ``card + 64``; a foundation slot is one byte ``height << 2 | suit`` (0 when empty), which is
+  also the card it takes next; the stock and the waste are ``bytes`` (top last);
+- the state's key treats columns as a set (sorted) and foundation slots as a multiset, and the
+  two copies of a card are the same value, so permuted or swapped-copy positions are one entry
+  of the transposition table (which holds 64-bit hashes of the keys);
+- moves to the foundations that can never hurt are played at once, without branching (see
+  ``_Game.safe``); only one empty column is tried as a target; a column's whole content is never
+  moved into an empty column (it would give the same position);
+- the piles are numbered as the engine numbers them, so the moves the search finds are the
+  engine's moves; a win is replayed with ``Position.play`` on a copy before it is returned.
+
+Two searches share that state:
+
+- a greedy best-first search ordered by a heuristic (``Weights``: cards home, cards buried
+  above lower cards of their suit, cards out of sequence, face-down cards, empty columns, the
+  waste, and a growing charge for moves in a row that gain nothing, which keeps it from
+  wandering on a plateau). It takes shortcuts that only a heuristic search may take: a card that
+  sits on a card it may be built on moves only home or to an empty column, and in games with
+  sequence moves only whole runs move (or the part of a run whose removal lets the card under it
+  go home). ``solve`` runs a portfolio of such searches with different weights side by side, a
+  slice of positions each in turn: wins come early or not at all, and different weights win a
+  few different deals;
+- a depth-first search with a transposition table and none of the shortcuts, which proves a
+  loss when it runs out of positions. ``solve`` runs it when a best-first search has run out of
+  positions (the space is small) to turn that into a proof, or a win.
+
+Measured (tests/bench/solver.py, this 2-core machine): Forty Thieves deals 1001-1100 at 10 s
+each: 32 won, 68 unknown (median time to a win 0.45 s). At 2 s a deal, deals 1-50: Forty
+Thieves 14 won, Indian 20, Limited 32, Little Forty 46, Lucas 49, Maria 12, Number Ten 42, Rank
+and File 43, Streets 24, Forty Devils 4. Wins come early (most within 20,000 positions) or not
+at all. Tuning on other deals (5001-5030, 6001-6024) showed: charging the waste like a column
+doubled the Forty Thieves wins; the whole-run shortcut took Number Ten, Rank and File and
+Little Forty from no wins to most deals; the charge for gainless moves added a few wins;
+charging the depth of the next cards wanted home, or letting single cards of Forty Devils' runs
+go to empty columns, lost wins; the depth-first search rarely wins a deal (it is for proofs).
+The portfolio and its first search alone are close: on deals 1001-1100 at 10 s, 32 and 31 wins,
+each winning two or three deals the other does not.
+"""
+
+import heapq
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+from .cards import is_red
+from .deal import first_position
+from .moves import COLUMN, DEAL, FOUNDATION, MOVE_TABLE, STOCK, WASTE, Move
+from .position import Position
+from .variants import VARIANTS, Build, Variant
+
+WON, LOST, UNKNOWN = "won", "lost", "unknown"
+DOWN = 64  # a face-down card is stored as card + DOWN
+SEP = b"\xff"
+WINNABLE_DIR = Path(__file__).resolve().parent / "winnable"
+
+
+class Weights(NamedTuple):
+    """The heuristic's weights (a lower score is better): what a position is charged for."""
+
+    home: int = 12  # per card on the foundations (a credit)
+    block: int = 6  # per card above a lower card of its suit in its column
+    unseq: int = 2  # per face-up card not built on the card under it
+    down: int = 5  # per face-down card
+    empty: int = 8  # per empty column (a credit)
+    waste_block: int = 6  # per waste card above a lower card of its suit in the waste
+    waste: int = 4  # per waste card
+    root: int = 0  # per card of a run built up from a King at a column's bottom (a credit)
+    stale: int = 2  # per move in a row that lowers the score no further
+    need: int = 0  # per card above the nearest copy of each card the foundations take next
+
+
+#: Measured on Forty Thieves deals 5001-5030 (tests/bench/solver.py gives the figures).
+DEFAULT_WEIGHTS = Weights()
+
+#: The best-first search skips moves between two copies of a card's parent.
+PRUNE = True
+#: Positions a search expands before the next search of the portfolio has its turn.
+SLICE = 256
+#: The searches run side by side: (weights, noise). Different weights win different deals.
+DEFAULT_PORTFOLIO = (
+    (DEFAULT_WEIGHTS, 0.0),
+    (Weights(waste=2, unseq=4), 0.0),
+    (DEFAULT_WEIGHTS, 12.0),
+)
+#: Indian's face-down cards weigh more: 10 wins of deals 5001-5030 at 90,000 positions, against
+#: 3 with the default weights at 30,000 (and turning them up sooner no worse in Rank and File).
+PORTFOLIO: dict[str, tuple] = {
+    "indian": (
+        (Weights(down=10), 0.0),
+        (Weights(down=20), 0.0),
+        (Weights(down=10, waste=2, unseq=4), 0.0),
+    ),
+    # Maria: three weightings that each win other deals (8 of 5001-5030 against 7).
+    "maria": (
+        (DEFAULT_WEIGHTS, 0.0),
+        (Weights(empty=16), 0.0),
+        (Weights(unseq=4), 0.0),
+    ),
+}
+
+# A rough size of what the search keeps, for the memory budget (measured with RSS, with room
+# to spare: a position seen ~60 bytes, an open one ~300).
+BYTES_PER_SEEN = 150
+BYTES_PER_OPEN = 600
+#: The score caches of all games together are emptied past this many entries.
+MAX_CACHED = 400_000
+
+
+@dataclass
+class SolveResult:
+    status: str
+    moves: list[Move] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+
+
+def _fits(build: Build, lower: int, upper: int) -> bool:
+    if (lower >> 2) != (upper >> 2) - 1:
+        return False
+    if build is Build.SAME_SUIT:
+        return (lower & 3) == (upper & 3)
+    if build is Build.ALTERNATE_COLOUR:
+        return is_red(lower) != is_red(upper)
+    return (lower & 3) != (upper & 3)
+
+
+class _Game:
+    """The tables and the move generator of one variant, over the compact state.
+
+    A state is ``(cols, found, stock, waste, redeals)``: a tuple of column bytes, a bytes of
+    the 8 foundation slots, the stock and waste as bytes (top last), the redeals left.
+    """
+
+    def __init__(
+        self,
+        variant: Variant,
+        safe_moves: bool = True,
+        prune: bool = False,
+        weights: Weights = DEFAULT_WEIGHTS,
+    ):
+        self.variant = variant
+        self.weights = weights
+        #: Skip moves that only take a card from one copy of its parent to the other (the
+        #: heuristic search's shortcut: the positions it skips are not proved lost).
+        self.prune = prune
+        self.build = build = variant.build
+        self.devils = variant.devils
+        self.sequences = variant.sequence_moves
+        self.stock_deal = variant.stock_deal
+        self.safe_moves = safe_moves
+        #: parents[c]: the cards c may be built on.
+        self.parents = tuple(tuple(p for p in range(52) if _fits(build, c, p)) for c in range(52))
+        self.fits = [[_fits(build, lo, up) for up in range(128)] for lo in range(128)]
+        # The suits whose cards may be built on a card of each suit.
+        if build is Build.SAME_SUIT:
+            self.built_on = tuple((s,) for s in range(4))
+        elif build is Build.ALTERNATE_COLOUR:
+            self.built_on = tuple(
+                tuple(t for t in range(4) if is_red(t) != is_red(s)) for s in range(4)
+            )
+        else:
+            self.built_on = tuple(tuple(t for t in range(4) if t != s) for s in range(4))
+        self.nleft = 4 if self.devils else 8
+        self._col_score: dict[bytes, int] = {}
+        self._run: dict[bytes, int] = {}
+        self._waste_score: dict[bytes, int] = {}
+        self._needed: dict[bytes, tuple[int, ...]] = {}
+        # Waste cards may go home by themselves unless taking one out of the waste changes how
+        # later passes deal their threes (Little Forty with redeals left).
+        self.waste_safe_always = self.stock_deal == 1
+
+    def cache_size(self) -> int:
+        return len(self._col_score) + len(self._run) + len(self._waste_score) + len(self._needed)
+
+    def clear_caches(self) -> None:
+        self._col_score.clear()
+        self._run.clear()
+        self._waste_score.clear()
+        self._needed.clear()
+
+    # -- conversion -------------------------------------------------------------------------
+
+    def state_of(self, position: Position) -> tuple:
+        cols = []
+        for col, d in zip(position.columns, position.down, strict=True):
+            cols.append(bytes([c + DOWN for c in col[:d]] + col[d:]))
+        found = bytes(((len(f) << 2) | (f[0] & 3)) if f else 0 for f in position.foundations)
+        return (
+            tuple(cols),
+            found,
+            bytes(position.stock),
+            bytes(position.waste),
+            position.redeals_left,
+        )
+
+    # -- keys and scores --------------------------------------------------------------------
+
+    def key(self, state: tuple) -> int:
+        cols, found, stock, waste, redeals = state
+        if self.devils:
+            f = bytes(sorted(found[:4])) + bytes(sorted(found[4:]))
+        else:
+            f = bytes(sorted(found))
+        if self.stock_deal == 1:
+            tail = bytes((len(stock),)) + waste
+        else:
+            tail = bytes((len(stock), redeals)) + stock + SEP + waste
+        return hash(SEP.join(sorted(cols)) + SEP + f + SEP + tail)
+
+    def col_score(self, col: bytes) -> int:
+        score = self._col_score.get(col)
+        if score is not None:
+            return score
+        fits = self.fits
+        low = [99, 99, 99, 99]  # the lowest rank of each suit below, in this column
+        blocks = unseq = down = 0
+        prev = -1
+        for c in col:
+            if c >= DOWN:
+                down += 1
+                c -= DOWN
+                prev = -1
+            else:
+                if prev >= 0 and not fits[c][prev]:
+                    unseq += 1
+                prev = c
+            s = c & 3
+            r = c >> 2
+            if low[s] < r:
+                blocks += 1
+            else:
+                low[s] = r
+        w = self.weights
+        score = w.block * blocks + w.unseq * unseq + w.down * down
+        if w.root and col and (col[0] >> 2) == 12:
+            # A run from a King at the bottom of a column never has to move again.
+            i = 1
+            while i < len(col) and fits[col[i]][col[i - 1]]:
+                i += 1
+            score -= w.root * i
+        if len(self._col_score) > 250_000:
+            self._col_score.clear()
+        self._col_score[col] = score
+        return score
+
+    def waste_score(self, waste: bytes) -> int:
+        score = self._waste_score.get(waste)
+        if score is not None:
+            return score
+        w = self.weights
+        score = self.col_score(waste) * w.waste_block // max(w.block, 1) + w.waste * len(waste)
+        if len(self._waste_score) > 100_000:
+            self._waste_score.clear()
+        self._waste_score[waste] = score
+        return score
+
+    def score(self, state: tuple) -> int:
+        cols, found, stock, waste, _ = state
+        w = self.weights
+        colscore = self.col_score
+        s = 0
+        empty = 0
+        for col in cols:
+            if col:
+                s += colscore(col)
+            else:
+                empty += 1
+        home = 0
+        for v in found:
+            home += v >> 2
+        s += self.waste_score(waste) - w.home * home - w.empty * empty
+        if w.need:
+            s += w.need * self.need_depth(cols, found, stock, waste)
+        return s
+
+    def needed(self, found: bytes) -> tuple[int, ...]:
+        """The cards the foundations take next (an Ace for each slot a suit still lacks)."""
+        need = self._needed.get(found)
+        if need is None:
+            left = found[: self.nleft]
+            cards = {v for v in left if 4 <= v < 52}
+            for suit in range(4):
+                slots = sum(1 for v in left if v and (v & 3) == suit)
+                if slots < (1 if self.devils else 2):
+                    cards.add(suit)
+            if len(self._needed) > 100_000:
+                self._needed.clear()
+            need = self._needed[found] = tuple(sorted(cards))
+        return need
+
+    def need_depth(self, cols: tuple, found: bytes, stock: bytes, waste: bytes) -> int:
+        """How many cards lie on the nearest copy of each card the foundations take next."""
+        total = 0
+        for c in self.needed(found):
+            best = 40
+            hidden = c + DOWN
+            for col in cols:
+                i = col.rfind(c)
+                if i < 0:
+                    i = col.rfind(hidden)
+                    if i < 0:
+                        continue
+                d = len(col) - 1 - i
+                if d < best:
+                    best = d
+            i = waste.rfind(c)
+            if i >= 0 and len(waste) - 1 - i < best:
+                best = len(waste) - 1 - i
+            i = stock.rfind(c)
+            if i >= 0 and (len(stock) - 1 - i) // 2 < best:
+                best = (len(stock) - 1 - i) // 2
+            total += best
+        return total
+
+    def run_length(self, col: bytes) -> int:
+        """How many cards at the top of ``col`` move as one unit (sequence games)."""
+        n = self._run.get(col)
+        if n is not None:
+            return n
+        fits = self.fits
+        i = len(col) - 1
+        while i > 0 and col[i - 1] < DOWN and fits[col[i]][col[i - 1]]:
+            i -= 1
+        n = len(col) - i
+        if len(self._run) > 100_000:
+            self._run.clear()
+        self._run[col] = n
+        return n
+
+    # -- moves ------------------------------------------------------------------------------
+
+    def ace_slot(self, found: bytes, ace: int) -> int:
+        """The foundation slot an Ace goes to, or -1."""
+        if self.devils:
+            slot = -1
+            for i in range(4):
+                v = found[i]
+                if v == 0:
+                    if slot < 0:
+                        slot = i
+                elif (v & 3) == ace:
+                    return -1
+            return slot
+        return found.find(0)
+
+    def home_slot(self, found: bytes, c: int) -> int:
+        """The foundation slot card ``c`` goes to next, or -1."""
+        if c < 4:
+            return self.ace_slot(found, c)
+        i = found.find(c)
+        if i < 0 or i >= self.nleft:
+            return -1
+        return i
+
+    def safe(self, found: bytes, c: int) -> bool:
+        """Whether sending ``c`` home can never lose a win: no card left in play could ever be
+        built on it (both copies of the next lower rank of each suit that builds on it are
+        home). In Forty Devils only once the suit's right foundation is filled (before that, a
+        card may still be wanted in a King-to-Ace run, and a left foundation holds one suit)."""
+        s = c & 3
+        if self.devils:
+            return any(v >= 52 and (v & 3) == s for v in found[4:])
+        r = (c >> 2) + 1
+        if r <= 2:
+            return True
+        need = r - 1
+        for t in self.built_on[s]:
+            n = 0
+            for v in found:
+                if v and (v & 3) == t and (v >> 2) >= need:
+                    n += 1
+            if n < 2:
+                return False
+        return True
+
+    def autos(self, state: tuple, moves: list) -> tuple:
+        """Play every safe move to the foundations, appending them to ``moves``."""
+        cols, found, stock, waste, redeals = state
+        waste_ok = self.waste_safe_always or redeals == 0
+        nleft = self.nleft
+        while True:
+            done = False
+            # A card goes home only if a slot's next card is its value, or it is an Ace.
+            takes = found[:nleft]
+            if waste and waste_ok and (waste[-1] in takes or waste[-1] < 4):
+                c = waste[-1]
+                i = self.home_slot(found, c)
+                if i >= 0 and self.safe(found, c):
+                    found = _put_home(found, i, c)
+                    waste = waste[:-1]
+                    moves.append(MOVE_TABLE[WASTE][FOUNDATION + i][1])
+                    done = True
+            for j, col in enumerate(cols):
+                if not col:
+                    continue
+                c = col[-1]
+                if c >= 4 and c not in takes:
+                    continue
+                i = self.home_slot(found, c)
+                if i >= 0 and self.safe(found, c):
+                    found = _put_home(found, i, c)
+                    takes = found[:nleft]
+                    cols = _replace(cols, j, _pop(col, 1))
+                    moves.append(MOVE_TABLE[COLUMN + j][FOUNDATION + i][1])
+                    done = True
+            if not done:
+                return (cols, found, stock, waste, redeals)
+
+    def moves(self, state: tuple) -> list[tuple[int, int, int]]:
+        """The moves worth trying: every legal move but the pointless symmetric ones."""
+        cols, found, stock, waste, redeals = state
+        out = []
+        append = out.append
+        tops: dict[int, list[int]] = {}
+        empty = -1
+        for j, col in enumerate(cols):
+            if col:
+                tops.setdefault(col[-1], []).append(j)
+            elif empty < 0:
+                empty = j
+        parents = self.parents
+        home_slot = self.home_slot
+        tget = tops.get
+        takes = found[: self.nleft]
+        if waste:
+            c = waste[-1]
+            i = home_slot(found, c) if c in takes or c < 4 else -1
+            if i >= 0:
+                append((WASTE, FOUNDATION + i, 1))
+            for p in parents[c]:
+                for t in tget(p, ()):
+                    append((WASTE, COLUMN + t, 1))
+            if empty >= 0:
+                append((WASTE, COLUMN + empty, 1))
+        sequences = self.sequences
+        devils = self.devils
+        prune = self.prune
+        fits = self.fits
+        for j, col in enumerate(cols):
+            if not col:
+                continue
+            src = COLUMN + j
+            c = col[-1]
+            i = home_slot(found, c) if c in takes or c < 4 else -1
+            if i >= 0:
+                append((src, FOUNDATION + i, 1))
+            n = len(col)
+            run = self.run_length(col) if sequences else 1
+            if prune and run > 1:
+                # Whole runs only, or the part of a run that lets the card under it go home.
+                ks = [run]
+                for k in range(1, run):
+                    under = col[-k - 1]
+                    if (under in takes or under < 4) and home_slot(found, under) >= 0:
+                        ks.append(k)
+            else:
+                ks = range(1, run + 1)
+            for k in ks:
+                b = col[-k]
+                # The shortcut of the heuristic search: a card that sits on a card it may be
+                # built on moves only to an empty column (to dig) or home.
+                if not (prune and run == 1 and n > k and fits[b][col[-k - 1]]):
+                    for p in parents[b]:
+                        for t in tget(p, ()):
+                            if t != j:
+                                append((src, COLUMN + t, k))
+                if empty >= 0 and k < n and (k == 1 or not devils):
+                    append((src, COLUMN + empty, k))
+            if devils and run >= 13 and (col[-13] >> 2) == 12:
+                s = col[-13] & 3
+                slot = -1
+                for k in range(4, 8):
+                    v = found[k]
+                    if v == 0:
+                        if slot < 0:
+                            slot = k
+                    elif (v & 3) == s:
+                        slot = -2
+                        break
+                if slot >= 0:
+                    append((src, FOUNDATION + slot, 13))
+        if devils:
+            for i in range(4):
+                v = found[i]
+                if v >= 4:
+                    c = v - 4
+                    for p in parents[c]:
+                        for t in tget(p, ()):
+                            append((FOUNDATION + i, COLUMN + t, 1))
+                    if empty >= 0:
+                        append((FOUNDATION + i, COLUMN + empty, 1))
+        if stock:
+            append((STOCK, WASTE, 0))
+        elif waste and redeals:
+            append((WASTE, STOCK, 0))
+        return out
+
+    def apply(self, state: tuple, move: tuple[int, int, int]) -> tuple:
+        cols, found, stock, waste, redeals = state
+        src, dst, count = move
+        if src == STOCK:
+            n = min(self.stock_deal, len(stock))
+            return (cols, found, stock[:-n], waste + stock[: -n - 1 : -1], redeals)
+        if dst == STOCK:
+            return (cols, found, waste[::-1], b"", redeals - 1)
+        if src >= COLUMN:
+            j = src - COLUMN
+            col = cols[j]
+            moved = col[-count:]
+            cols = _replace(cols, j, _pop(col, count))
+        elif src == WASTE:
+            moved = waste[-1:]
+            waste = waste[:-1]
+        else:
+            i = src - FOUNDATION
+            v = found[i] - 4
+            moved = bytes((v,))
+            found = found[:i] + bytes((v if v >= 4 else 0,)) + found[i + 1 :]
+        if dst >= COLUMN:
+            t = dst - COLUMN
+            cols = _replace(cols, t, cols[t] + moved)
+        else:
+            i = dst - FOUNDATION
+            v = (52 | (moved[0] & 3)) if count == 13 else moved[0] + 4
+            found = found[:i] + bytes((v,)) + found[i + 1 :]
+        return (cols, found, stock, waste, redeals)
+
+    def children(self, state: tuple) -> list[tuple[list, tuple]]:
+        """(moves, state) for each move worth trying, safe moves played after it."""
+        out = []
+        apply = self.apply
+        autos = self.autos if self.safe_moves else None
+        for move in self.moves(state):
+            child = apply(state, move)
+            played = [MOVE_TABLE[move[0]][move[1]][move[2]]]
+            if autos is not None:
+                child = autos(child, played)
+            out.append((played, child))
+        return out
+
+
+def _pop(col: bytes, count: int) -> bytes:
+    rest = col[:-count]
+    if rest and rest[-1] >= DOWN:
+        rest = rest[:-1] + bytes((rest[-1] - DOWN,))
+    return rest
+
+
+def _replace(cols: tuple, j: int, col: bytes) -> tuple:
+    return (*cols[:j], col, *cols[j + 1 :])
+
+
+def _put_home(found: bytes, i: int, c: int) -> bytes:
+    return found[:i] + bytes((c + 4,)) + found[i + 1 :]
+
+
+def _is_won(state: tuple) -> bool:
+    return min(state[1]) >= 52
+
+
+_GAMES: dict[tuple, _Game] = {}
+
+
+def _game(
+    variant: Variant,
+    safe_moves: bool = True,
+    prune: bool = False,
+    weights: Weights = DEFAULT_WEIGHTS,
+) -> _Game:
+    key = (variant.id, safe_moves, prune, weights)
+    game = _GAMES.get(key)
+    if game is None:
+        if len(_GAMES) > 64:
+            _GAMES.clear()
+        game = _GAMES[key] = _Game(variant, safe_moves, prune, weights)
+    return game
+
+
+class _Budget:
+    def __init__(self, seconds: float | None, max_nodes: int | None, max_memory_mb: float | None):
+        self.start = time.perf_counter()
+        self.deadline = None if seconds is None else self.start + seconds
+        self.max_nodes = max_nodes
+        self.max_bytes = None if max_memory_mb is None else max_memory_mb * 1024 * 1024
+
+    def time_up(self) -> bool:
+        return self.deadline is not None and time.perf_counter() >= self.deadline
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+
+def _path_moves(path) -> list[Move]:
+    chunks = []
+    while path is not None:
+        chunks.append(path[0])
+        path = path[1]
+    moves: list[Move] = []
+    for chunk in reversed(chunks):
+        moves.extend(chunk)
+    return moves
+
+
+class _BestFirst:
+    """A greedy best-first search that can be run a slice at a time (for a portfolio)."""
+
+    def __init__(self, game: _Game, start: tuple, first: list, noise: float = 0.0):
+        self.game = game
+        self.noise = noise
+        self.rand = random.Random(int(noise * 1000) + 1).random
+        self.seen = {game.key(start)}
+        self.counter = 0
+        self.stale = game.weights.stale
+        raw = game.score(start)
+        self.heap = [(raw, 0, start, (first, None), raw, 0)]
+        #: False once open positions were dropped for memory: exhausting it proves nothing.
+        self.complete = True
+        self.moves: list[Move] = []
+
+    def size(self) -> int:
+        """The bytes this search holds, roughly."""
+        return len(self.seen) * BYTES_PER_SEEN + len(self.heap) * BYTES_PER_OPEN
+
+    def shrink(self) -> bool:
+        """Drop the worse half of the open positions; False if that would not help."""
+        if len(self.heap) < 1000:
+            return False
+        self.heap = heapq.nsmallest(len(self.heap) // 2, self.heap)
+        heapq.heapify(self.heap)
+        self.complete = False
+        return True
+
+    def run(self, quota: int) -> tuple[str | None, int]:
+        """Expand up to ``quota`` positions: (WON / LOST / UNKNOWN or None to go on, expanded)."""
+        game = self.game
+        key = game.key
+        score = game.score
+        children = game.children
+        seen = self.seen
+        heap = self.heap
+        heappop = heapq.heappop
+        heappush = heapq.heappush
+        noise = self.noise
+        rand = self.rand
+        stale_weight = self.stale
+        done = 0
+        while done < quota:
+            if not heap:
+                return (LOST if self.complete else UNKNOWN), done
+            _, _, state, path, raw, stale = heappop(heap)
+            done += 1
+            for played, child in children(state):
+                k = key(child)
+                if k in seen:
+                    continue
+                seen.add(k)
+                if _is_won(child):
+                    self.moves = _path_moves((played, path))
+                    return WON, done
+                self.counter -= 1
+                child_raw = score(child)
+                # Moves that bring no gain in a row cost more and more (plateaus).
+                child_stale = stale + 1 if child_raw >= raw else 0
+                priority = child_raw + stale_weight * child_stale
+                if noise:
+                    priority += noise * rand()
+                heappush(
+                    heap,
+                    (priority, self.counter, child, (played, path), child_raw, child_stale),
+                )
+        return None, done
+
+
+def _dfs(game: _Game, start: tuple, first: list, budget: _Budget, nodes: int):
+    """Depth-first search with a transposition table, children in heuristic order."""
+    key = game.key
+    score = game.score
+    children = game.children
+    seen = {key(start)}
+    max_nodes = budget.max_nodes
+    max_bytes = budget.max_bytes
+
+    def ordered(state):
+        kids = []
+        for played, child in children(state):
+            k = key(child)
+            if k in seen:
+                continue
+            kids.append((score(child), played, child, k))
+        kids.sort(key=lambda x: x[0], reverse=True)  # best last: popped first
+        return kids
+
+    nodes += 1
+    stack = [(first, ordered(start))]
+    while stack:
+        if (nodes & 127) == 0 and budget.time_up():
+            return UNKNOWN, [], nodes
+        if max_nodes is not None and nodes >= max_nodes:
+            return UNKNOWN, [], nodes
+        if max_bytes is not None and len(seen) * BYTES_PER_SEEN > max_bytes:
+            return UNKNOWN, [], nodes
+        kids = stack[-1][1]
+        if not kids:
+            stack.pop()
+            continue
+        _, played, child, k = kids.pop()
+        if k in seen:
+            continue
+        seen.add(k)
+        if _is_won(child):
+            moves: list[Move] = []
+            for chunk, _ in stack:
+                moves.extend(chunk)
+            moves.extend(played)
+            return WON, moves, nodes
+        nodes += 1
+        stack.append((played, ordered(child)))
+    return LOST, [], nodes
+
+
+def _verify(position: Position, moves: list[Move]) -> None:
+    check = position.copy()
+    for move in moves:
+        check.play(move)
+    if not check.is_won():
+        raise AssertionError("the solver's moves do not win")
+
+
+def solve(
+    position: Position,
+    seconds: float | None = 1.0,
+    max_nodes: int | None = None,
+    max_memory_mb: float | None = 512,
+    *,
+    strategy: str = "best-first",
+    safe_moves: bool = True,
+) -> SolveResult:
+    """Search for a win from ``position`` (left unchanged), within the budgets given.
+
+    ``strategy`` is "best-first" (finds wins; proves a loss when it exhausts the positions) or
+    "dfs" (depth-first with a transposition table); ``safe_moves=False`` branches on every
+    move to the foundations too (for tests of the safe moves).
+    """
+    budget = _Budget(seconds, max_nodes, max_memory_mb)
+    if position.is_won():
+        return SolveResult(WON, [], 0, budget.elapsed())
+    if sum(g.cache_size() for g in _GAMES.values()) > MAX_CACHED:
+        for g in _GAMES.values():
+            g.clear_caches()
+    game = _game(position.variant, safe_moves)
+    first: list[Move] = []
+    start = game.state_of(position)
+    if safe_moves:
+        start = game.autos(start, first)
+    if _is_won(start):
+        status, moves, nodes = WON, first, 0
+    elif strategy == "dfs":
+        status, moves, nodes = _dfs(game, start, first, budget, 0)
+    else:
+        status, moves, nodes = _portfolio(position.variant, safe_moves, start, first, budget)
+        if status == LOST and PRUNE:
+            # The shortcuts' positions are all seen: prove the loss (or find the win) in full.
+            status, moves, nodes = _dfs(game, start, first, budget, nodes)
+    if status == WON:
+        _verify(position, moves)
+    return SolveResult(status, moves, nodes, budget.elapsed())
+
+
+def _portfolio(variant: Variant, safe_moves: bool, start: tuple, first: list, budget: _Budget):
+    """Run the game's best-first searches in turn, a slice each, until one wins or the budget
+    is spent. A search that runs out of positions without having dropped any proves a loss."""
+    searches = [
+        _BestFirst(_game(variant, safe_moves, PRUNE, weights), start, first, noise)
+        for weights, noise in PORTFOLIO.get(variant.id, DEFAULT_PORTFOLIO)
+    ]
+    nodes = 0
+    max_nodes = budget.max_nodes
+    max_bytes = budget.max_bytes
+    while searches:
+        for search in list(searches):
+            quota = SLICE
+            if max_nodes is not None:
+                quota = min(quota, max_nodes - nodes)
+                if quota <= 0:
+                    return UNKNOWN, [], nodes
+            status, done = search.run(quota)
+            nodes += done
+            if status == WON:
+                return WON, search.moves, nodes
+            if status == LOST:
+                return LOST, [], nodes
+            if status == UNKNOWN:
+                searches.remove(search)
+            if budget.time_up():
+                return UNKNOWN, [], nodes
+            if max_bytes is not None:
+                while sum(s.size() for s in searches) > max_bytes:
+                    biggest = max(searches, key=_BestFirst.size)
+                    if not biggest.shrink():
+                        searches.remove(biggest)
+                        if not searches:
+                            return UNKNOWN, [], nodes
+    return UNKNOWN, [], nodes
+
+
+def position_key(position: Position) -> int:
+    """The solver's key of a position: equal for positions the search treats as one.
+
+    Within one search the stock of a one-card-deal game is always a part of the same sequence,
+    so the key counts its cards rather than naming them: compare keys of positions whose stocks
+    come from the same deal.
+    """
+    game = _game(position.variant)
+    return game.key(game.state_of(position))
+
+
+def heuristic_move(position: Position) -> Move | None:
+    """The best single move by the heuristic (a safe move home first); None if none is legal."""
+    if position.is_won():
+        return None
+    game = _game(position.variant)
+    state = game.state_of(position)
+    played: list[Move] = []
+    game.autos(state, played)
+    if played:
+        return played[0]
+    best = None
+    best_score = None
+    for moves, child in game.children(state):
+        s = game.score(child) - 4 * (len(moves) - 1)
+        if moves[0] == DEAL:
+            s += 3  # deal when nothing better is there
+        if best_score is None or s < best_score:
+            best, best_score = moves[0], s
+    if best is None:
+        legal = position.legal_moves()
+        return legal[0] if legal else None
+    return best
+
+
+# -- winnable deals --------------------------------------------------------------------------
+
+
+def solutions(game_id: str) -> list[dict]:
+    """The proven-winnable deals of a game kept in ``winnable/<game>.json``: {"deal", "moves"}."""
+    if game_id not in VARIANTS:
+        raise KeyError(game_id)
+    path = WINNABLE_DIR / f"{game_id}.json"
+    if not path.exists():
+        return []
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def find_winnable(game_id: str, start: int, count: int, seconds: float) -> list[dict]:
+    """Solve deals start..start+count-1 of a game, ``seconds`` each; the ones won, with moves."""
+    variant = VARIANTS[game_id]
+    found = []
+    for number in range(start, start + count):
+        result = solve(first_position(variant, number), seconds=seconds)
+        if result.status == WON:
+            found.append({"deal": number, "moves": [str(m) for m in result.moves]})
+    return found
+
+
+__all__ = [
+    "LOST",
+    "UNKNOWN",
+    "WON",
+    "SolveResult",
+    "find_winnable",
+    "heuristic_move",
+    "position_key",
+    "solutions",
+    "solve",
+]

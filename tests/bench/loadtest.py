@@ -79,22 +79,14 @@ import psycopg
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from games.rules import VARIANTS as ALL_VARIANTS  # noqa: E402 (after the path is set)
+
 PG_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres connect_timeout=10"
 DB_NAME = "solitaire_loadtest"
 DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
 REDIS_URL = "redis://127.0.0.1:6379/2"
-VARIANTS = [
-    "forty-thieves",
-    "indian",
-    "limited",
-    "little-forty",
-    "lucas",
-    "maria",
-    "number-ten",
-    "rank-and-file",
-    "streets",
-    "forty-devils",
-]
+#: The ten games' ids (the engine imports nothing from Django).
+VARIANTS = list(ALL_VARIANTS)
 #: A player undoes about one move in UNDO_EVERY, reloads the game page about once in
 #: RESUME_EVERY, deals from the stock about DEAL_SHARE of the time it could do something else,
 #: and leaves a game for a new one after MAX_MOVES moves (random play can go round in circles).

@@ -334,49 +334,52 @@ def replay(request: HttpRequest, public_id: str, ply: int | None = None) -> Http
 
 @require_POST
 def move(request: HttpRequest, public_id: str) -> HttpResponse:
-    """Play the posted move (notation) on the board the player saw (its ply).
+    """Play the posted move (notation) on the board the player saw (its ply)."""
 
-    The game is read once, locked, by the service (``GameRef``); only a refusal reads it again.
-    """
-    seen = _seen(request)
-    text = request.POST.get("move", "")
-    if seen is None or not text:
-        return _garbled(request, _game_or_404(request, public_id))
-    ply, version = seen
-    try:
-        move = Move.parse(text)
-    except MoveSyntaxError:
-        message = _("“%(move)s” is not a move.") % {"move": _echo(text)}
-        return _refuse(request, _game_or_404(request, public_id), message, 400)
-    game = services.GameRef(owner_of(request), public_id)
-    autoplay = partial(_autoplay, request)
-    return _act(
-        request,
-        game,
-        lambda: services.play(game, ply, move, autoplay=autoplay, version=version),
-        compact=True,
-    )
+    def parsed(text: str) -> Move:
+        try:
+            return Move.parse(text)
+        except MoveSyntaxError:
+            raise ValueError(_("“%(move)s” is not a move.") % {"move": _echo(text)}) from None
+
+    return _play(request, public_id, "move", parsed, services.play)
 
 
 @require_POST
 def to_foundation(request: HttpRequest, public_id: str) -> HttpResponse:
     """Send the picked card (``pick``: ``w``, ``t3``) to the first foundation that takes it."""
+
+    def parsed(pick: str) -> str:
+        try:
+            Move.parse(f"{pick}-f1")
+        except MoveSyntaxError:
+            raise ValueError(_("“%(pick)s” is not a card.") % {"pick": _echo(pick)}) from None
+        return pick
+
+    return _play(request, public_id, "pick", parsed, services.send_to_foundation)
+
+
+def _play(request: HttpRequest, public_id: str, field: str, parsed, service) -> HttpResponse:
+    """A move posted as ``field``, read by ``parsed`` (ValueError with a message if garbled),
+    played by ``service`` on the board the player saw, then any automatic moves.
+
+    The game is read once, locked, by the service (``GameRef``); only a refusal reads it again.
+    """
     seen = _seen(request)
-    pick = request.POST.get("pick", "")
-    if seen is None or not pick:
+    text = request.POST.get(field, "")
+    if seen is None or not text:
         return _garbled(request, _game_or_404(request, public_id))
     ply, version = seen
     try:
-        Move.parse(f"{pick}-f1")
-    except MoveSyntaxError:
-        message = _("“%(pick)s” is not a card.") % {"pick": _echo(pick)}
-        return _refuse(request, _game_or_404(request, public_id), message, 400)
+        what = parsed(text)
+    except ValueError as e:
+        return _refuse(request, _game_or_404(request, public_id), str(e), 400)
     game = services.GameRef(owner_of(request), public_id)
     autoplay = partial(_autoplay, request)
     return _act(
         request,
         game,
-        lambda: services.send_to_foundation(game, ply, pick, autoplay=autoplay, version=version),
+        lambda: service(game, ply, what, autoplay=autoplay, version=version),
         compact=True,
     )
 

@@ -113,7 +113,7 @@ else:
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "solitaire.cache.RedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "solitaire"),
         }

@@ -8,7 +8,7 @@ The move log plus the deal is the truth: the snapshot is rewritten from the engi
 after every change, so it always equals replaying the log.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from . import store
 from .autoplay import next_safe_move
 from .describe import card_label, moving_card, play_and_describe, split_move
 from .models import Game
@@ -31,6 +32,7 @@ from .rules import (
     get_variant,
     replay,
 )
+from .rules.moves import pile_name
 
 #: The fields a move, an undo, a redo or a restart may change (the rest are left as they are).
 PLAY_FIELDS = [
@@ -92,11 +94,17 @@ Autoplay = bool | Callable[[str], bool]
 
 @dataclass
 class Outcome:
-    """What an action left: the saved game, its position and what happened, in words."""
+    """What an action left: the saved game, its position and what happened, in words.
+
+    ``changed``: the piles the action's moves touched (``s``, ``w``, ``f3``, ``t10``), when it
+    was moves played or taken back on a game in play before and after (None otherwise): the
+    rest of the board is as it was, so an answer may show only these.
+    """
 
     game: Game
     position: Position
     said: list[str] = field(default_factory=list)
+    changed: frozenset[str] | None = None
 
 
 # -- starting -------------------------------------------------------------------------------
@@ -208,11 +216,14 @@ def undo(game: Game | GameRef, ply: int, *, version: int | None = None) -> Outco
     group = [text for text, _automatic in log[start:]]
     position = replay(Record(game.variant, game.deal_number, [t for t, _a in log[:start]]))
     taken_back = play_and_describe(position.copy(), Move.parse(group[0]))
+    was_playing = game.status == Game.Status.PLAYING
     game.moves.filter(ply__gt=start).delete()
     game.redo = [*game.redo, group]
     game.undo_count += 1
     _save(game, position)
-    return Outcome(game, position, [_("Undone: %(move)s") % {"move": taken_back}])
+    said = [_("Undone: %(move)s") % {"move": taken_back}]
+    changed = _piles(Move.parse(text) for text in group) if was_playing else None
+    return Outcome(game, position, said, _still_playing(game, changed))
 
 
 @transaction.atomic
@@ -283,10 +294,9 @@ def _lock(game: Game | GameRef, ply: int | None, version: int | None = None) -> 
     says it) is not: the same ply after an undo and another move is another board.
     """
     if isinstance(game, GameRef):
-        games = Game.objects.owned_by(game.owner).select_for_update()
-        game = games.get(public_id=game.public_id)
+        game = store.lock_game(game.owner, game.public_id)
     else:
-        game = Game.objects.select_for_update().get(pk=game.pk)
+        game = store.lock_game_by_pk(game.pk)
     if game.is_finished:
         raise GameOver
     if (ply is not None and ply != game.ply) or (version is not None and version != game.version):
@@ -301,19 +311,28 @@ def _play_moves(
     if callable(autoplay):
         autoplay = autoplay(game.variant)
     said: list[str] = []
-    rows: list[MoveRow] = []
+    rows: list[store.NewMove] = []
     for n, move in enumerate(moves):
         said.append(play_and_describe(position, move))
-        rows.append(MoveRow(game=game, ply=position.moves, notation=str(move), automatic=n > 0))
+        rows.append(store.NewMove(position.moves, str(move), automatic=n > 0))
     while autoplay and (move := next_safe_move(position)) is not None:
         said.append(play_and_describe(position, move))
-        rows.append(MoveRow(game=game, ply=position.moves, notation=str(move), automatic=True))
-    MoveRow.objects.bulk_create(rows)
+        rows.append(store.NewMove(position.moves, str(move), automatic=True))
     if not keep_redo:
         game.redo = []
     game.move_count += len(rows)
-    _save(game, position)
-    return Outcome(game, position, said)
+    _save(game, position, rows)
+    changed = _piles(Move.parse(row.notation) for row in rows)
+    return Outcome(game, position, said, _still_playing(game, changed))
+
+
+def _piles(moves: Iterable[Move]) -> frozenset[str]:
+    """The piles ``moves`` take cards from and put them on (a deal: the stock and the waste)."""
+    return frozenset(name for move in moves for name in (pile_name(move.src), pile_name(move.dst)))
+
+
+def _still_playing(game: Game, changed: frozenset[str] | None) -> frozenset[str] | None:
+    return changed if game.status == Game.Status.PLAYING else None
 
 
 def _tick(game: Game, now: datetime) -> None:
@@ -322,8 +341,9 @@ def _tick(game: Game, now: datetime) -> None:
     game.updated_at = now
 
 
-def _save(game: Game, position: Position) -> None:
-    """Store ``position`` as the game's snapshot, with its ply, status and times."""
+def _save(game: Game, position: Position, rows: Sequence[store.NewMove] = ()) -> None:
+    """Store ``position`` as the game's snapshot, with its ply, status and times, and ``rows``
+    as its new moves."""
     now = timezone.now()
     _tick(game, now)
     if game.first_move_at is None and position.moves:
@@ -335,4 +355,4 @@ def _save(game: Game, position: Position) -> None:
     # A stuck game has finished until an undo or a restart brings it back to playing: the
     # statistics count it as lost, and its streaks run in the order games finished.
     game.finished_at = None if game.status == Game.Status.PLAYING else now
-    game.save(update_fields=PLAY_FIELDS)
+    store.save_play(game, rows, PLAY_FIELDS)

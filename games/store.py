@@ -1,0 +1,198 @@
+"""The SQL of a move's hot path, written by hand: lock the game's row, then store the move.
+
+Why: the ORM spends more CPU building and reading a query than the database driver spends
+running it. Measured on PostgreSQL inside a transaction, CPU per call: the locking
+``Game.objects.owned_by(owner).select_for_update().get(public_id=...)`` took 1171 µs, the
+same SELECT through a cursor ~400 µs (a bare ``SELECT 1``: 174 µs); ``save(update_fields=...)``
+823 µs, the same UPDATE through a cursor 323 µs; and ``bulk_create`` of one move another
+~390 µs, a statement that PostgreSQL can run as part of the UPDATE. That was about 2 ms of a
+move request's 4.5 ms.
+
+What it guarantees:
+
+- The statements are built from the models' ``_meta`` (tables and columns quoted by the
+  backend, none written here), once per database vendor.
+- ``lock_game`` reads the row ``Game.objects.owned_by(owner)`` would, with the same rule of
+  ownership, locked ``FOR UPDATE`` where the database has row locks (on SQLite the transaction
+  is IMMEDIATE, which locks the whole database), and returns the instance the ORM would: each
+  column through the backend's and the field's converters, then ``Game.from_db``.
+- ``save_play`` stores what ``bulk_create`` and ``save(update_fields=...)`` would, each value
+  through its field's ``get_db_prep_save``; a move's ply the game already has still raises
+  ``IntegrityError``, and nothing is written then.
+
+Only ``games.services`` calls these, inside its transactions, on the default database.
+"""
+
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import FETCH_ONE, Field
+from django.db.models.expressions import Col
+from django.db.transaction import TransactionManagementError
+
+from .models import Game, Move
+from .owners import Owner
+
+#: A converter of a column's value as read, called as the ORM calls it.
+Converter = Callable[[Any, Col, BaseDatabaseWrapper], Any]
+
+
+class NewMove(NamedTuple):
+    """A move row to insert for a game: the ply it brings the game to, its notation, and
+    whether the automatic moves played it."""
+
+    ply: int
+    notation: str
+    automatic: bool
+
+
+def lock_game(owner: Owner, public_id: str) -> Game:
+    """The game ``public_id`` of ``owner``, its row locked until the transaction ends.
+
+    Owned as ``Game.objects.owned_by`` says: an account's games by their owner, a guest's by
+    their session key and no owner; an owner with neither has none. ``Game.DoesNotExist`` when
+    the owner has no such game.
+    """
+    db = connections[DEFAULT_DB_ALIAS]
+    statements = _statements(db)
+    if owner.user is not None:
+        return statements.read(db, statements.of_user, [public_id, owner.user.pk])
+    if owner.session_key:
+        return statements.read(db, statements.of_guest, [public_id, owner.session_key])
+    raise _not_found()
+
+
+def lock_game_by_pk(pk: int) -> Game:
+    """The game ``pk``, its row locked until the transaction ends (``Game.DoesNotExist`` if it
+    is gone)."""
+    db = connections[DEFAULT_DB_ALIAS]
+    statements = _statements(db)
+    return statements.read(db, statements.by_pk, [pk])
+
+
+def save_play(game: Game, rows: Sequence[NewMove], fields: Sequence[str]) -> None:
+    """Insert ``rows`` as ``game``'s moves and store the game's ``fields``.
+
+    In one statement where the database runs an INSERT inside an UPDATE (PostgreSQL), else
+    in two, the INSERT first: either way a ply the game already has raises ``IntegrityError``
+    before anything is written. An action inserts a few rows (a move and the automatic moves
+    after it), far below any database's limit of parameters.
+    """
+    db = connections[DEFAULT_DB_ALIAS]
+    statements = _statements(db)
+    update, update_fields = statements.update(tuple(fields))
+    params = [f.get_db_prep_save(getattr(game, f.attname), db) for f in update_fields]
+    params.append(game.pk)
+    with db.cursor() as cursor:
+        if rows:
+            insert, insert_params = statements.insert(db, game, rows)
+            if statements.one_statement:
+                cursor.execute(f"WITH moved AS ({insert}) {update}", insert_params + params)
+            else:
+                cursor.execute(insert, insert_params)
+                cursor.execute(update, params)
+        else:
+            cursor.execute(update, params)
+        if cursor.rowcount != 1:
+            # As save(update_fields=...) says it: the row was deleted under the game.
+            raise DatabaseError("Save with update_fields did not affect any rows.")
+
+
+class _Statements:
+    """The statements for one database vendor, and what reading their rows takes."""
+
+    def __init__(self, db: BaseDatabaseWrapper) -> None:
+        quote = db.ops.quote_name
+        game = Game._meta
+        table = game.db_table
+        self.quote = quote
+        self.table = quote(table)
+        self.pk = quote(game.pk.column)
+        # A game is read whole, its columns in the order Game.from_db takes them.
+        self.attnames = [f.attname for f in game.concrete_fields]
+        # The converters the ORM would apply to each column (a datetime on SQLite, a JSON
+        # document). The backend's are methods of this first connection's operations; they
+        # depend only on the backend and the settings, the same for every connection here.
+        self.converters: list[tuple[int, Col, list[Converter]]] = []
+        for i, field in enumerate(game.concrete_fields):
+            col = field.get_col(table)
+            converters = db.ops.get_db_converters(col) + col.get_db_converters(db)
+            if converters:
+                self.converters.append((i, col, converters))
+        self.locks = db.features.has_select_for_update
+        lock = f" {db.ops.for_update_sql()}" if self.locks else ""
+        columns = ", ".join(quote(f.column) for f in game.concrete_fields)
+        select = f"SELECT {columns} FROM {self.table} WHERE "
+        public_id, owner, session_key = (
+            quote(game.get_field(name).column) for name in ("public_id", "owner", "session_key")
+        )
+        self.by_pk = f"{select}{self.pk} = %s{lock}"
+        self.of_user = f"{select}{public_id} = %s AND {owner} = %s{lock}"
+        self.of_guest = f"{select}{public_id} = %s AND {owner} IS NULL AND {session_key} = %s{lock}"
+
+        move = Move._meta
+        self.move_fields = [move.get_field(name) for name in ("game", *NewMove._fields)]
+        columns = ", ".join(quote(f.column) for f in self.move_fields)
+        self.insert_into = f"INSERT INTO {quote(move.db_table)} ({columns}) VALUES "
+        self.values = f"({', '.join(['%s'] * len(self.move_fields))})"
+        # PostgreSQL runs an INSERT as a common table expression of the UPDATE.
+        self.one_statement = db.vendor == "postgresql"
+        self._updates: dict[tuple[str, ...], tuple[str, list[Field]]] = {}
+
+    def read(self, db: BaseDatabaseWrapper, sql: str, params: list[Any]) -> Game:
+        """The game that ``sql`` selects, as the ORM would build it from the row."""
+        if self.locks and db.get_autocommit() and db.features.supports_transactions:
+            # As the ORM refuses it: a lock outside a transaction ends at once.
+            raise TransactionManagementError(
+                "select_for_update cannot be used outside of a transaction."
+            )
+        with db.cursor() as cursor:
+            cursor.execute(sql, params)
+            row = cursor.fetchone()
+        if row is None:
+            raise _not_found()
+        values = list(row)
+        for i, col, converters in self.converters:
+            for convert in converters:
+                values[i] = convert(values[i], col, db)
+        return Game.from_db(db.alias, self.attnames, values, fetch_mode=FETCH_ONE)
+
+    def insert(
+        self, db: BaseDatabaseWrapper, game: Game, rows: Sequence[NewMove]
+    ) -> tuple[str, list[Any]]:
+        """The INSERT of ``rows`` as moves of ``game``, and its parameters."""
+        params = [
+            field.get_db_prep_save(value, db)
+            for row in rows
+            for field, value in zip(self.move_fields, (game.pk, *row), strict=True)
+        ]
+        return self.insert_into + ", ".join([self.values] * len(rows)), params
+
+    def update(self, names: tuple[str, ...]) -> tuple[str, list[Field]]:
+        """The UPDATE of the game's fields ``names`` (its id the last parameter), and the
+        fields, built the first time they are asked for."""
+        built = self._updates.get(names)
+        if built is None:
+            fields = [Game._meta.get_field(name) for name in names]
+            sets = ", ".join(f"{self.quote(f.column)} = %s" for f in fields)
+            sql = f"UPDATE {self.table} SET {sets} WHERE {self.pk} = %s"
+            built = self._updates.setdefault(names, (sql, fields))
+        return built
+
+
+#: The statements of each database vendor, built on first use.
+_BUILT: dict[str, _Statements] = {}
+
+
+def _statements(db: BaseDatabaseWrapper) -> _Statements:
+    statements = _BUILT.get(db.vendor)
+    if statements is None:
+        statements = _BUILT.setdefault(db.vendor, _Statements(db))
+    return statements
+
+
+def _not_found() -> Game.DoesNotExist:
+    # The ORM's message for a get() that found nothing.
+    return Game.DoesNotExist(f"{Game._meta.object_name} matching query does not exist.")

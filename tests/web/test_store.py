@@ -1,0 +1,215 @@
+"""games/store.py: its hand-written SQL reads and writes exactly what the ORM would.
+
+Each read is compared field by field, type and all, with an ORM read of the same row; each
+write with the same change made through the ORM on a twin game. Run on SQLite and, with
+DATABASE_URL, on PostgreSQL: the statements and the converters differ between the two.
+"""
+
+from datetime import datetime, timedelta
+
+import pytest
+from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db.models import FETCH_ONE
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games import services, store
+from games.models import Game
+from games.models import Move as MoveRow
+from games.owners import Owner
+from games.rules import Record
+
+from .conftest import long_moves, stuck_record
+from .test_accounts import make_user
+
+pytestmark = pytest.mark.django_db
+
+GUEST = Owner(session_key="guest-session-key")
+#: The fields two games of one owner may have alike: all but their ids.
+ALIKE = [f for f in Game._meta.concrete_fields if f.name not in ("id", "public_id")]
+
+
+def played(owner: Owner) -> Game:
+    """A game of ``owner`` with every kind of column filled: moves, an undo (a redo list in
+    the JSON column), times, counters."""
+    game = services.start_from_record(owner, Record("forty-thieves", 3, long_moves(12)))
+    services.undo(game, game.ply)
+    return Game.objects.get(pk=game.pk)
+
+
+def assert_same_game(read: Game, expected: Game) -> None:
+    """``read`` is ``expected`` in every field, value and type, and in its state."""
+    for field in Game._meta.concrete_fields:
+        value, wanted = getattr(read, field.attname), getattr(expected, field.attname)
+        assert (value, type(value)) == (wanted, type(wanted)), field.name
+    assert (read._state.db, read._state.adding) == (expected._state.db, expected._state.adding)
+    assert read._state.__dict__.get("fetch_mode") is FETCH_ONE
+
+
+def moves_of(game: Game) -> list[tuple[int, str, bool]]:
+    return list(MoveRow.objects.filter(game=game).values_list("ply", "notation", "automatic"))
+
+
+def assert_reads_as_the_orm(owner: Owner, game: Game) -> None:
+    with transaction.atomic():
+        read = store.lock_game(owner, game.public_id)
+        orm = Game.objects.owned_by(owner).select_for_update().get(public_id=game.public_id)
+    assert_same_game(read, orm)
+
+
+class TestLockGame:
+    def test_a_guest_game_reads_as_the_orm_reads_it(self):
+        game = played(GUEST)
+        assert game.redo and game.first_move_at and game.undo_count
+        assert_reads_as_the_orm(GUEST, game)
+
+    def test_an_account_game_reads_as_the_orm_reads_it(self):
+        owner = Owner(user=make_user("alice"))
+        game = played(owner)
+        assert_reads_as_the_orm(owner, game)
+
+    def test_a_finished_game_reads_as_the_orm_reads_it(self):
+        game = services.start_from_record(GUEST, stuck_record())
+        assert game.finished_at is not None
+        assert_reads_as_the_orm(GUEST, game)
+
+    def test_a_game_by_its_id_reads_as_the_orm_reads_it(self):
+        game = played(GUEST)
+        with transaction.atomic():
+            read = store.lock_game_by_pk(game.pk)
+            assert_same_game(read, Game.objects.select_for_update().get(pk=game.pk))
+
+    def test_another_owners_game_is_not_found(self):
+        alice, bob = Owner(user=make_user("alice")), Owner(user=make_user("bob"))
+        of_alice, of_guest = played(alice), played(GUEST)
+        others = [
+            (bob, of_alice.public_id),
+            (Owner(session_key="another-guest"), of_alice.public_id),
+            (Owner(session_key="another-guest"), of_guest.public_id),
+            (alice, of_guest.public_id),
+        ]
+        for owner, public_id in others:
+            with transaction.atomic(), pytest.raises(Game.DoesNotExist):
+                store.lock_game(owner, public_id)
+
+    def test_a_guests_key_does_not_reach_a_game_with_an_account(self):
+        """A guest's games are those without an owner, even where the session key matches."""
+        owner = Owner(user=make_user("alice"))
+        game = played(owner)
+        Game.objects.filter(pk=game.pk).update(session_key=GUEST.session_key)
+        with transaction.atomic(), pytest.raises(Game.DoesNotExist):
+            store.lock_game(GUEST, game.public_id)
+
+    def test_an_unknown_owner_has_no_game_and_costs_no_query(self, django_assert_num_queries):
+        game = played(GUEST)
+        with django_assert_num_queries(0), pytest.raises(Game.DoesNotExist):
+            store.lock_game(Owner(), game.public_id)
+
+    def test_a_missing_game_is_not_found(self):
+        with transaction.atomic(), pytest.raises(Game.DoesNotExist):
+            store.lock_game(GUEST, "no-such-game")
+        with transaction.atomic(), pytest.raises(Game.DoesNotExist):
+            store.lock_game_by_pk(10**9)
+
+    def test_the_row_is_locked_where_the_database_locks_rows(self):
+        game = played(GUEST)
+        with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+            store.lock_game(GUEST, game.public_id)
+        [query] = queries.captured_queries
+        assert query["sql"].endswith(" FOR UPDATE") == connection.features.has_select_for_update
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    not connection.features.has_select_for_update, reason="a database with row locks"
+)
+def test_a_lock_outside_a_transaction_is_refused_as_the_orm_refuses_it():
+    game = played(GUEST)
+    with pytest.raises(transaction.TransactionManagementError):
+        store.lock_game(GUEST, game.public_id)
+
+
+def twins() -> tuple[Game, Game]:
+    """Two games alike but for their ids, each as a move's transaction holds it."""
+    first, second = played(GUEST), played(GUEST)
+    Game.objects.filter(pk=second.pk).update(**fields_of(first))
+    return Game.objects.get(pk=first.pk), Game.objects.get(pk=second.pk)
+
+
+def change(game: Game, now: datetime) -> list[store.NewMove]:
+    """Change every field an action may change, and one it may not; the moves it played."""
+    game.seconds_played += 7
+    game.updated_at = now
+    game.finished_at = now + timedelta(seconds=1)
+    game.snapshot = game.snapshot + " "
+    game.ply += 2
+    game.version += 1
+    game.status = Game.Status.STUCK
+    game.redo = [["t1-f1", "t2-f2"], ["deal"]]
+    game.move_count += 2
+    game.undo_count += 1
+    game.hint_count += 5  # not one of services.PLAY_FIELDS: left as stored
+    return [
+        store.NewMove(game.ply - 1, "t3-t4", automatic=False),
+        store.NewMove(game.ply, "t5-f1", automatic=True),
+    ]
+
+
+def fields_of(game: Game) -> dict[str, object]:
+    return {f.attname: getattr(game, f.attname) for f in ALIKE}
+
+
+class TestSavePlay:
+    def test_a_move_leaves_the_rows_and_fields_the_orm_would(self):
+        by_orm, by_store = twins()
+        now = timezone.now()
+        rows = change(by_orm, now)
+        assert change(by_store, now) == rows
+        MoveRow.objects.bulk_create(MoveRow(game=by_orm, **row._asdict()) for row in rows)
+        by_orm.save(update_fields=services.PLAY_FIELDS)
+        store.save_play(by_store, rows, services.PLAY_FIELDS)
+
+        after_orm, after_store = Game.objects.get(pk=by_orm.pk), Game.objects.get(pk=by_store.pk)
+        assert fields_of(after_store) == fields_of(after_orm)
+        assert after_store.hint_count == by_store.hint_count - 5
+        assert after_store.redo == by_store.redo
+        assert moves_of(after_store) == moves_of(after_orm)
+        assert moves_of(after_store)[-2:] == [tuple(row) for row in rows]
+
+    def test_no_moves_is_the_update_alone(self):
+        by_orm, by_store = twins()
+        now = timezone.now()
+        change(by_orm, now)
+        change(by_store, now)
+        by_orm.save(update_fields=services.PLAY_FIELDS)
+        with CaptureQueriesContext(connection) as queries:
+            store.save_play(by_store, [], services.PLAY_FIELDS)
+        assert len(queries) == 1
+        assert fields_of(Game.objects.get(pk=by_store.pk)) == fields_of(
+            Game.objects.get(pk=by_orm.pk)
+        )
+        assert moves_of(by_store) == moves_of(by_orm)
+
+    def test_moves_and_the_game_in_one_statement_where_the_database_can(self):
+        _, game = twins()
+        rows = change(game, timezone.now())
+        with CaptureQueriesContext(connection) as queries:
+            store.save_play(game, rows, services.PLAY_FIELDS)
+        assert len(queries) == (1 if connection.vendor == "postgresql" else 2)
+
+    def test_a_ply_the_game_has_raises_and_changes_nothing(self):
+        _, game = twins()
+        before, moves = fields_of(Game.objects.get(pk=game.pk)), moves_of(game)
+        rows = change(game, timezone.now())
+        # The first row is new; the second takes a ply the log already has.
+        rows[1] = rows[1]._replace(ply=moves[-1][0])
+        with pytest.raises(IntegrityError), transaction.atomic():
+            store.save_play(game, rows, services.PLAY_FIELDS)
+        assert fields_of(Game.objects.get(pk=game.pk)) == before
+        assert moves_of(game) == moves
+
+    def test_a_game_deleted_underneath_raises_as_the_orm_would(self):
+        game = played(GUEST)
+        Game.objects.filter(pk=game.pk).delete()
+        with pytest.raises(DatabaseError, match="did not affect any rows"):
+            store.save_play(game, [], services.PLAY_FIELDS)

@@ -3,9 +3,14 @@
 Nothing here decides a move: which moves are legal comes from the engine's ``legal_moves``;
 this only says which cards a player may pick up (a pile's top card, or in games with sequence
 moves any face-up card with the cards above it) and where each pick may go.
+
+How a pile is drawn depends on its own cards alone; where each pick may go depends on the whole
+position, so it is kept apart, in one list (``BoardView.moves``). After a move only the piles it
+touched need drawing again (``pile_views``), with the new list.
 """
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from urllib.parse import quote
@@ -32,8 +37,6 @@ class CardView:
     card: int | None
     #: The notation of the cards picked up by clicking this one ("t3:2"), if it can be picked.
     pick: str = ""
-    #: Where that pick may legally go, as pile names ("f1 t7").
-    targets: str = ""
     picked: bool = False
     #: Its name in the notation ("TH"), or "down".
     name: str = field(init=False)
@@ -85,12 +88,22 @@ def _face(card: int, language: str) -> tuple[str, str, str, str, str]:
 
 @dataclass
 class PileView:
-    """A pile: its notation ("t3"), its label for assistive technology and its cards."""
+    """A pile: its notation ("t3"), its kind, its label for assistive technology and its cards.
+
+    ``kind`` is "stock", "waste", "foundation" or "column"; ``classes`` adds to ``pile {kind}``
+    ("fanned": Little Forty's waste shows its top three cards).
+    """
 
     pile: str
+    kind: str
     label: str
     cards: list[CardView] = field(default_factory=list)
     count: int = 0
+    classes: str = ""
+    #: The stock only: "deal", "redeal" or "" (neither is possible): what clicking it does, and
+    #: the redeals left.
+    move: str = ""
+    redeals_left: int = 0
     #: While cards are picked up: the move that puts them here, and whether it is legal.
     drop: str = ""
     drop_label: str = ""
@@ -111,6 +124,9 @@ class BoardView:
     stock_move: str
     redeals_left: int
     has_redeals: bool
+    #: Every legal move of a card, in the notation, space-separated ("t3:2-t7 w-f1"): where each
+    #: pick may go, for the scripts (empty on a board that is not playable).
+    moves: str = ""
     pick: str = ""
     pick_label: str = ""
 
@@ -133,98 +149,36 @@ def legal_targets(position: Position) -> dict[str, list[str]]:
     return targets
 
 
+def card_moves(position: Position) -> str:
+    """Every legal move of a card (not a deal or a redeal), space-separated, in the notation."""
+    moves = position.legal_moves()
+    return " ".join([str(move) for move in moves if not (move.is_deal or move.is_redeal)])
+
+
 def build_board(position: Position, pick: str = "", *, playable: bool = True) -> BoardView:
     """The board of ``position``; ``pick`` (a pick from ``picks(position)``) is shown held.
 
     On a board that is not ``playable`` (a finished game) no card can be picked up.
     """
-    variant = position.variant
-    targets = legal_targets(position) if playable else {}
-    pick_source, _sep, pick_count = pick.partition(":")
-    held = int(pick_count or 1) if pick else 0
-
-    def card_view(card: int, pick_text: str = "", picked: bool = False) -> CardView:
-        if not playable:
-            return CardView(card)
-        return CardView(card, pick_text, " ".join(targets.get(pick_text, ())), picked)
-
-    stock = PileView(
-        "s",
-        ngettext("Stock, %(count)d card", "Stock, %(count)d cards", len(position.stock))
-        % {"count": len(position.stock)},
-        count=len(position.stock),
-    )
-    if position.stock:
-        stock.cards = [CardView(None)]
-    stock_move = "deal" if position.stock else ""
-    if not position.stock and position.waste and position.redeals_left:
-        stock_move = "redeal"
-    if not playable:
-        stock_move = ""
-
-    shown = FANNED_WASTE if variant.stock_deal > 1 else 1
-    waste = PileView(
-        "w",
-        ngettext("Waste, %(count)d card", "Waste, %(count)d cards", len(position.waste))
-        % {"count": len(position.waste)},
-        count=len(position.waste),
-    )
-    for i, card in enumerate(position.waste[-shown:]):
-        top = i == min(shown, len(position.waste)) - 1
-        waste.cards.append(card_view(card, "w" if top else "", top and pick == "w"))
-
-    foundations = []
-    for i, cards in enumerate(position.foundations):
-        pile = f"f{i + 1}"
-        view = PileView(
-            pile,
-            ngettext(
-                "Foundation %(number)d, %(count)d card",
-                "Foundation %(number)d, %(count)d cards",
-                len(cards),
-            )
-            % {"number": i + 1, "count": len(cards)},
-            count=len(cards),
-        )
-        if cards:
-            can_pick = variant.devils and i < 4
-            view.cards = [card_view(cards[-1], pile if can_pick else "", pick == pile)]
-        foundations.append(view)
-
-    columns = []
-    for j, cards in enumerate(position.columns):
-        pile = f"t{j + 1}"
-        down = position.down[j]
-        view = PileView(
-            pile,
-            ngettext(
-                "Column %(number)d, %(count)d card",
-                "Column %(number)d, %(count)d cards",
-                len(cards),
-            )
-            % {"number": j + 1, "count": len(cards)},
-            count=len(cards),
-        )
-        movable = position.movable(j)
-        for k, card in enumerate(cards):
-            depth = len(cards) - k
-            if k < down:
-                view.cards.append(CardView(None))
-                continue
-            can_pick = depth <= movable
-            pick_text = "" if not can_pick else pile if depth == 1 else f"{pile}:{depth}"
-            view.cards.append(card_view(card, pick_text, pick_source == pile and depth <= held))
-        columns.append(view)
-
+    piles = _Piles(position, pick, playable)
+    count = len(position.columns)
     board = BoardView(
-        stock, waste, foundations, columns, stock_move, position.redeals_left, variant.redeals > 0
+        piles.stock(),
+        piles.waste(),
+        [piles.foundation(i) for i in range(len(position.foundations))],
+        [piles.column(j) for j in range(count)],
+        piles.stock_move(),
+        position.redeals_left,
+        position.variant.redeals > 0,
+        moves=card_moves(position) if playable else "",
     )
     if pick:
+        pick_source = pick.partition(":")[0]
         board.pick = pick
         card = _held_card(board, pick_source)
         board.pick_label = card.label if card else ""
-        legal = targets.get(pick, ())
-        for view in [*foundations, *columns]:
+        legal = legal_targets(position).get(pick, ())
+        for view in [*board.foundations, *board.columns]:
             if view.pile == pick_source:
                 continue
             view.drop = f"{pick}-{view.pile}"
@@ -234,6 +188,128 @@ def build_board(position: Position, pick: str = "", *, playable: bool = True) ->
                 "pile": pile_label(view.pile),
             }
     return board
+
+
+def pile_views(position: Position, names: Iterable[str]) -> list[PileView]:
+    """The piles ``names`` ("s", "w", "f3", "t10") of a playable board with nothing picked up,
+    drawn as ``build_board`` draws them, in the board's order (stock, waste, foundations,
+    columns). Unknown names are left out."""
+    piles = _Piles(position, "", True)
+    wanted = set(names)
+    views = []
+    if "s" in wanted:
+        views.append(piles.stock())
+    if "w" in wanted:
+        views.append(piles.waste())
+    foundations, columns = len(position.foundations), len(position.columns)
+    views += [piles.foundation(i) for i in range(foundations) if f"f{i + 1}" in wanted]
+    views += [piles.column(j) for j in range(columns) if f"t{j + 1}" in wanted]
+    return views
+
+
+class _Piles:
+    """Draws the piles of one position, one at a time, with ``pick`` (if any) held."""
+
+    def __init__(self, position: Position, pick: str, playable: bool) -> None:
+        self.position = position
+        self.pick = pick
+        self.playable = playable
+        source, _sep, count = pick.partition(":")
+        self.pick_source = source
+        self.held = int(count or 1) if pick else 0
+
+    def card(self, card: int, pick_text: str = "", picked: bool = False) -> CardView:
+        if not self.playable:
+            return CardView(card)
+        return CardView(card, pick_text, picked)
+
+    def stock_move(self) -> str:
+        position = self.position
+        if not self.playable:
+            return ""
+        if position.stock:
+            return "deal"
+        if position.waste and position.redeals_left:
+            return "redeal"
+        return ""
+
+    def stock(self) -> PileView:
+        stock = self.position.stock
+        view = PileView(
+            "s",
+            "stock",
+            ngettext("Stock, %(count)d card", "Stock, %(count)d cards", len(stock))
+            % {"count": len(stock)},
+            count=len(stock),
+            move=self.stock_move(),
+            redeals_left=self.position.redeals_left,
+        )
+        if stock:
+            view.cards = [CardView(None)]
+        return view
+
+    def waste(self) -> PileView:
+        waste = self.position.waste
+        fanned = self.position.variant.stock_deal > 1
+        shown = FANNED_WASTE if fanned else 1
+        view = PileView(
+            "w",
+            "waste",
+            ngettext("Waste, %(count)d card", "Waste, %(count)d cards", len(waste))
+            % {"count": len(waste)},
+            count=len(waste),
+            classes="fanned" if fanned else "",
+        )
+        for i, card in enumerate(waste[-shown:]):
+            top = i == min(shown, len(waste)) - 1
+            view.cards.append(self.card(card, "w" if top else "", top and self.pick == "w"))
+        return view
+
+    def foundation(self, i: int) -> PileView:
+        cards = self.position.foundations[i]
+        pile = f"f{i + 1}"
+        view = PileView(
+            pile,
+            "foundation",
+            ngettext(
+                "Foundation %(number)d, %(count)d card",
+                "Foundation %(number)d, %(count)d cards",
+                len(cards),
+            )
+            % {"number": i + 1, "count": len(cards)},
+            count=len(cards),
+        )
+        if cards:
+            can_pick = self.position.variant.devils and i < 4
+            view.cards = [self.card(cards[-1], pile if can_pick else "", self.pick == pile)]
+        return view
+
+    def column(self, j: int) -> PileView:
+        position = self.position
+        cards = position.columns[j]
+        pile = f"t{j + 1}"
+        down = position.down[j]
+        view = PileView(
+            pile,
+            "column",
+            ngettext(
+                "Column %(number)d, %(count)d card",
+                "Column %(number)d, %(count)d cards",
+                len(cards),
+            )
+            % {"number": j + 1, "count": len(cards)},
+            count=len(cards),
+        )
+        movable = position.movable(j)
+        held_here = self.pick_source == pile
+        for k, card in enumerate(cards):
+            depth = len(cards) - k
+            if k < down:
+                view.cards.append(CardView(None))
+                continue
+            pick_text = "" if depth > movable else pile if depth == 1 else f"{pile}:{depth}"
+            view.cards.append(self.card(card, pick_text, held_here and depth <= self.held))
+        return view
 
 
 def picks(position: Position) -> set[str]:

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from . import charts, services, solving, stats
-from .board import build_board, picks
+from .board import build_board, card_moves, picks, pile_views
 from .describe import play_and_describe, spell_cards
 from .forms import RANDOM_DEALS, NewGameForm, RecordForm, parse_deal_number
 from .guide import BUILD_WORDS, DETAILS, PYSOLFC, SUMMARIES, layout
@@ -376,12 +376,7 @@ def _play(request: HttpRequest, public_id: str, field: str, parsed, service) -> 
         return _refuse(request, _game_or_404(request, public_id), str(e), 400)
     game = services.GameRef(owner_of(request), public_id)
     autoplay = partial(_autoplay, request)
-    return _act(
-        request,
-        game,
-        lambda: service(game, ply, what, autoplay=autoplay, version=version),
-        compact=True,
-    )
+    return _act(request, game, lambda: service(game, ply, what, autoplay=autoplay, version=version))
 
 
 @require_POST
@@ -518,13 +513,10 @@ def _autoplay(request: HttpRequest, variant: str) -> bool:
     return not VARIANTS[variant].devils
 
 
-def _act(
-    request: HttpRequest, game: Game | services.GameRef, action, *, compact: bool = False
-) -> HttpResponse:
+def _act(request: HttpRequest, game: Game | services.GameRef, action) -> HttpResponse:
     """Run a service ``action`` on ``game`` and answer with what became of it.
 
-    ``game`` may be a ``GameRef`` (a 404 when the player has no such game). ``compact``: a
-    move, whose htmx answer (while the game stays in play) is the table alone.
+    ``game`` may be a ``GameRef`` (a 404 when the player has no such game).
     """
     try:
         outcome = action()
@@ -538,22 +530,14 @@ def _act(
     except services.GameError as e:
         return _refuse(request, _read(request, game), str(e), 409)
     said = " ".join(outcome.said)
-    return _answer(request, outcome.game, said, position=outcome.position, compact=compact)
+    if request.htmx and outcome.changed is not None:
+        return _render_changes(request, outcome, said)
+    return _answer(request, outcome.game, said, position=outcome.position)
 
 
-def _answer(
-    request: HttpRequest,
-    game: Game,
-    said: str,
-    *,
-    level="success",
-    position=None,
-    compact: bool = False,
-):
+def _answer(request: HttpRequest, game: Game, said: str, *, level="success", position=None):
     """After a change: the board for htmx, else back to the game page (POST/redirect/GET)."""
     if request.htmx:
-        if compact and game.status == Game.Status.PLAYING:
-            return _render_table(request, game, position, said)
         return _render(request, game, position, message=said, level=level)
     messages.add_message(
         request, messages.WARNING if level == "warning" else messages.SUCCESS, said
@@ -608,29 +592,32 @@ def _render(
     return response
 
 
-def _render_table(request: HttpRequest, game: Game, position, said: str) -> HttpResponse:
-    """The htmx answer to a move that leaves the game in play: only what a move changes.
+def _render_changes(request: HttpRequest, outcome: services.Outcome, said: str) -> HttpResponse:
+    """The htmx answer to moves played or taken back on a game that stays in play.
 
-    The table (every pile), retargeted to #table, and out of band the counters, the catch-up
-    poll (it asks with the new version) and the announcement; play.js copies the table's ply,
-    version and redo state to the board and its buttons. The controls and the rest of the
-    board stay as they are, so the answer costs a fraction of a whole board to render.
+    Only what they changed, all out of band: the table's state (ply, version, redo, the new list
+    of legal moves), the piles they touched, the counters, the catch-up poll (it asks with the
+    new version) and the announcement; play.js brings the controls up to date from the table's
+    state. A move touches two piles or three, so the answer costs a fraction of a whole board.
     """
+    game, position = outcome.game, outcome.position
     context = {
         "game": game,
-        "variant": VARIANTS[game.variant],
-        "board": build_board(position, playable=True),
-        "game_url": _game_url(game),
-        "urls": {
-            name: reverse(f"games:{name}", args=[game.public_id]) for name in ("move", "poll")
+        # What the table's state and the counters show of the board.
+        "board": {
+            "moves": card_moves(position),
+            "redeals_left": position.redeals_left,
+            "has_redeals": position.variant.redeals > 0,
         },
+        "changed": pile_views(position, outcome.changed),
+        "game_url": _game_url(game),
+        "urls": {"poll": reverse("games:poll", args=[game.public_id])},
         "message": said,
         "level": "success",
         "oob": True,
     }
     response = render(request, "games/play.html#move-response", context)
-    response["HX-Retarget"] = "#table"
-    response["HX-Reswap"] = "outerHTML"
+    response["HX-Reswap"] = "none"
     patch_vary_headers(response, ["HX-Request"])
     return response
 

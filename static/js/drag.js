@@ -1,6 +1,6 @@
 /* Drag and drop, with a mouse, a pen or a finger (pointer events). Press a card and move: the
    card and every card above it (its data-pick: "t3:2") follow the pointer, and the piles the
-   server lists as legal for it (data-to) light up. Let go on a pile that takes them and the
+   server lists as legal for it light up. Let go on a pile that takes them and the
    move is played there (a POST of the move in the notation, as for a click). Let go on the
    table or where the cards came from and they go back; let go on a pile that does not take
    them and they go back while the server says why. A press that hardly moves is a click for
@@ -72,7 +72,7 @@
     ghost.style.width = `${box.width}px`;
     for (const el of sources) {
       const copy = el.cloneNode(true);
-      for (const name of ["href", "data-pick", "data-to", "aria-label"]) {
+      for (const name of ["href", "data-pick", "aria-label"]) {
         copy.removeAttribute(name);
       }
       copy.classList.remove("picked");
@@ -80,7 +80,7 @@
       el.classList.add("drag-source");
     }
     document.body.appendChild(ghost);
-    const targets = (card.dataset.to || "").split(" ").filter(Boolean);
+    const targets = game.targetsOf(press.pick);
     for (const name of targets) {
       const pile = game.pileOf(name);
       if (pile) pile.classList.add("target");

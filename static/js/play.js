@@ -2,8 +2,9 @@
    foundation to put it there, click the card again (or press Escape) to put it back; a
    double-click sends a card to a foundation. Moves go to the server by htmx, with the ply and
    version of the board they were made on; the server answers with the new board (#board), or
-   after a move only the new table (#table, with the counters and the poll), and what happened
-   (#announce). Without this script the cards are links (?pick=t3:2) and the
+   after a move (an undo, a redo) only what changed, out of band: the table's state
+   (#table-state: ply, version, redo, the legal moves), the piles the move touched, the counters
+   and the poll; and what happened (#announce). Without this script the cards are links (?pick=t3:2) and the
    piles get "Put here" buttons, so every move also works by plain page loads.
 
    drag.js (drag and drop, double-tap) and keys.js (the keyboard) play through the functions
@@ -42,11 +43,15 @@
     return b && name ? b.querySelector(`[data-pile="${CSS.escape(name)}"]`) : null;
   }
 
-  /** The pile names where a pick may legally go, as the server listed them (data-to). */
+  /** The pile names where a pick may legally go, from the moves the server listed
+      (#table-state's data-legal: "t3:2-t7 w-f1"). */
   function targetsOf(pick) {
-    const b = board();
-    const card = b && pick && b.querySelector(`a[data-pick="${CSS.escape(pick)}"]`);
-    return card ? (card.dataset.to || "").split(" ").filter(Boolean) : [];
+    const state = document.getElementById("table-state");
+    if (!state || !pick) return [];
+    const from = `${pick}-`;
+    return (state.dataset.legal || "").split(" ")
+      .filter((move) => move.startsWith(from))
+      .map((move) => move.slice(from.length));
   }
 
   /** Mark the piles a pick may go to (or none, for ""). */
@@ -156,12 +161,13 @@
     if (event.key === "Escape" && held) putBack();
   });
 
-  /** After a move, the server sends the table alone (#table): bring the rest of the board up
-      to its ply, version and redo state (the forms' hidden fields, the buttons). */
+  /** After a move, the server sends only what changed, with the table's state (#table-state):
+      bring the rest of the board up to its ply, version and redo state (the forms' hidden
+      fields, the buttons). */
   function adopt(b) {
-    const table = document.getElementById("table");
-    if (!table || !b.contains(table) || table.dataset.version === b.dataset.version) return;
-    const { ply, version } = table.dataset;
+    const state = document.getElementById("table-state");
+    if (!state || !b.contains(state) || state.dataset.version === b.dataset.version) return;
+    const { ply, version } = state.dataset;
     b.dataset.ply = ply;
     b.dataset.version = version;
     b.querySelectorAll("input[name=ply]").forEach((field) => { field.value = ply; });
@@ -172,7 +178,7 @@
       if (button) button.disabled = first;
     }
     const redo = document.getElementById("redo");
-    if (redo) redo.disabled = table.dataset.redo !== "1";
+    if (redo) redo.disabled = state.dataset.redo !== "1";
   }
 
   function sync() {

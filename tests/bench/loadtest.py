@@ -23,7 +23,7 @@ What it does:
    --think MS makes each pause about MS milliseconds before every request, as people do).
    A player opens the home page (session and CSRF cookies), starts a game (POST /new/, one of
    the ten games, a deal of its own), opens it, then plays legal moves read off the board it
-   last saw (the cards' ``data-pick``/``data-to`` attributes and the stock's deal button) as
+   last saw (the legal moves the table lists, ``data-legal``, and the stock's deal button) as
    htmx POSTs, with an undo about every 10 moves and a fresh load of the game page ("resume")
    about every 25; a finished or stuck game, or one 100 moves long, is followed by a new one.
 5. Stops the server (SIGTERM, then waits) and prints the report.
@@ -267,59 +267,54 @@ ATTRIBUTE = re.compile(r"""([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*=\s*("[^"]*"|'[^']*')"
 
 @dataclass
 class Seen:
-    """What one answer showed: the ply, version and status, and each pile's legal moves."""
+    """What one answer showed: the ply, version and status, the legal moves of cards, and what
+    the stock does."""
 
     ply: int | None = None
     version: int | None = None
     status: str | None = None
-    piles: dict[str, list[str]] = field(default_factory=dict)
+    #: The legal moves of cards the table lists (its data-legal), None if the answer has none.
+    moves: list[str] | None = None
+    #: "deal", "redeal" or "" when the answer shows the stock (None when it does not).
+    stock: str | None = None
 
 
 def read_board(html: str) -> Seen:
     """Read the ply, version, status and legal moves from a page or an htmx answer.
 
-    Written not to depend on where things are in the answer: today a move's answer is the whole
-    board (``#board`` with ``data-ply``/``data-version``/``data-status``) and an out-of-band
-    ``#announce``; it may become only the changed piles as out-of-band swaps, with the ply and
-    version on some other element. So: the ply and version come from the element that carries
-    both ``data-ply`` and ``data-version`` (``#board`` first, wherever it is), else from the
-    forms' hidden ``ply``/``version`` inputs; the moves come from every element with a
-    non-empty ``data-pick`` and ``data-to`` (pick ``t3:2``, targets ``t7 f1``: moves
-    ``t3:2-t7`` and ``t3:2-f1``) and every ``name="move"`` button worth ``deal`` or ``redeal``,
-    each put in the pile (``data-pile``) the markup last opened before it. A pile present in
-    the answer with nothing to move is an empty list. The caller merges ``piles`` into what it
-    knew when the answer did not show every pile.
+    Written not to depend on where things are in the answer: a page, or a refused move's answer,
+    is the whole board (``#board`` with ``data-ply``/``data-version``/``data-status``); a move's
+    answer is only what changed, out of band, with the table's state (``#table-state``: the ply,
+    the version and ``data-legal``, every legal move of a card). So: the ply and version come
+    from the element that carries both (``#board`` first, wherever it is), the status from any
+    that carries it; the moves from ``data-legal``; the stock's move from a ``name="move"``
+    button worth ``deal`` or ``redeal`` inside the stock pile (``data-pile="s"``), which the
+    answer shows only when the stock changed (``stock`` is then set, "" for no button). The
+    caller keeps what it knew of the stock when the answer does not show it.
     """
     seen = Seen()
     marked = False
-    inputs: dict[str, str] = {}
     pile = ""
     for match in TAG.finditer(html):
         tag = match.group()
-        if "data-" not in tag and 'name="move"' not in tag and "<input" not in tag:
+        if "data-" not in tag and 'name="move"' not in tag:
             continue
         attributes = {name: value[1:-1] for name, value in ATTRIBUTE.findall(tag)}
-        if "data-ply" in attributes and "data-version" in attributes:
-            if not marked or attributes.get("id") == "board":
-                seen.ply = _number(attributes["data-ply"])
-                seen.version = _number(attributes["data-version"])
-                seen.status = attributes.get("data-status", seen.status)
-                marked = attributes.get("id") == "board" or marked
-            if "data-status" in attributes:
-                seen.status = attributes["data-status"]
-        if tag.startswith("<input") and attributes.get("name") in ("ply", "version"):
-            inputs.setdefault(attributes["name"], attributes.get("value", ""))
+        both = "data-ply" in attributes and "data-version" in attributes
+        if both and (not marked or attributes.get("id") == "board"):
+            seen.ply = _number(attributes["data-ply"])
+            seen.version = _number(attributes["data-version"])
+            marked = attributes.get("id") == "board" or marked
+        if "data-status" in attributes:
+            seen.status = attributes["data-status"]
+        if "data-legal" in attributes and seen.moves is None:
+            seen.moves = attributes["data-legal"].split()
         if "data-pile" in attributes:
             pile = attributes["data-pile"]
-            seen.piles.setdefault(pile, [])
-        pick, targets = attributes.get("data-pick"), attributes.get("data-to")
-        if pick and targets:
-            seen.piles.setdefault(pile, []).extend(f"{pick}-{t}" for t in targets.split())
-        if attributes.get("name") == "move" and attributes.get("value") in ("deal", "redeal"):
-            seen.piles.setdefault(pile or "s", []).append(attributes["value"])
-    if seen.ply is None and "ply" in inputs:
-        seen.ply = _number(inputs["ply"])
-        seen.version = _number(inputs.get("version", ""))
+            if pile == "s":
+                seen.stock = ""
+        if pile == "s" and attributes.get("value") in ("deal", "redeal"):
+            seen.stock = attributes["value"]
     return seen
 
 
@@ -432,7 +427,8 @@ class Player:
         self.game = ""
         self.ply = self.version = 0
         self.status = "playing"
-        self.piles: dict[str, list[str]] = {}
+        self.moves: list[str] = []
+        self.stock = ""
         self.moves_in_game = 0
 
     async def call(self, kind: str, method: str, path: str, form=None, htmx=False):
@@ -501,7 +497,7 @@ class Player:
             self.stats.error(f"new game {variant} {deal}: {response.status} to {location!r}")
             return False
         self.game = path
-        self.piles = {}
+        self.moves, self.stock = [], ""
         self.status = "playing"
         self.moves_in_game = 0
         return await self.resume(after_new=True)
@@ -515,7 +511,7 @@ class Player:
         if response.status != 200:
             self.stats.error(f"page GET {self.game}: {response.status} {_gist(response)}")
             return False
-        if not self.take(response, "page", full=True):
+        if not self.take(response, "page"):
             return False
         if not after_new and (self.ply, self.version) != (ply, version):
             self.stats.error(
@@ -524,7 +520,7 @@ class Player:
             )
         return True
 
-    def take(self, response: Response, kind: str, full: bool = False) -> bool:
+    def take(self, response: Response, kind: str) -> bool:
         """Note what an answer shows; False when it shows no ply and version."""
         seen = read_board(response.text)
         if seen.ply is None or seen.version is None:
@@ -534,18 +530,17 @@ class Player:
         if seen.status and seen.status != self.status and self.status == "playing":
             self.stats.counts[f"games {seen.status}"] += 1
         self.status = seen.status or self.status
-        if full or not self.piles or set(seen.piles) >= set(self.piles):
-            self.piles = seen.piles
-        else:
-            self.piles.update(seen.piles)
+        if seen.moves is not None:
+            self.moves = seen.moves
+        if seen.stock is not None:
+            self.stock = seen.stock
         return True
 
     def choose(self) -> str | None:
-        moves = [m for moves in self.piles.values() for m in moves]
-        others = [m for m in moves if m not in ("deal", "redeal")]
-        if others and (len(others) == len(moves) or self.rng.random() >= DEAL_SHARE):
-            return self.rng.choice(others)
-        return self.rng.choice(moves) if moves else None
+        """A legal move: a card's, or now and then (always, when no card can move) the stock's."""
+        if self.moves and (not self.stock or self.rng.random() >= DEAL_SHARE):
+            return self.rng.choice(self.moves)
+        return self.stock or None
 
     async def play(self) -> None:
         while not self.over():

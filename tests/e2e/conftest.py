@@ -163,11 +163,17 @@ def layout(page) -> dict[str, list[str]]:
 
 
 def legal_picks(page) -> dict[str, list[str]]:
-    """Each card that can be picked up and has somewhere to go: its pick and its targets."""
-    return page.locator(f"{BOARD} a[data-pick]").evaluate_all(
-        """cards => Object.fromEntries(cards.filter(c => c.dataset.to)
-            .map(c => [c.dataset.pick, c.dataset.to.split(' ')]))"""
-    )
+    """Each card that can be picked up and has somewhere to go: its pick and its targets (from
+    the legal moves the table lists, each checked to be a card drawn as one to pick up)."""
+    moves = page.locator(f"{BOARD} #table-state").get_attribute("data-legal").split()
+    cards = page.locator(f"{BOARD} a[data-pick]")
+    drawn = set(cards.evaluate_all("cards => cards.map(c => c.dataset.pick)"))
+    picks: dict[str, list[str]] = {}
+    for move in moves:
+        pick, _dash, target = move.partition("-")
+        assert pick in drawn, f"{move} is listed but no card is drawn to pick up as {pick}"
+        picks.setdefault(pick, []).append(target)
+    return picks
 
 
 def card(page, pick: str):

@@ -2,7 +2,7 @@
 redo, a reload, and a move the rules refuse.
 
 Forty Thieves deal 1 starts with one move besides dealing: t8-t4 (the Ten of Hearts onto the
-Jack of Hearts); other moves are found by reading the board's data-to attributes.
+Jack of Hearts); other moves are found by reading the legal moves the board lists (#table-state).
 """
 
 import pytest

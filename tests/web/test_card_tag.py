@@ -1,38 +1,88 @@
-"""The ``card`` template tag: a card of the board as HTML, written in Python for speed."""
+"""The ``pile`` and ``piles`` template tags: piles of the board as HTML, written in Python for
+speed."""
 
-from games.board import CardView
-from games.rules import card_name
-from games.templatetags.cards import card
+from games.board import CardView, PileView, build_board
+from games.rules import VARIANTS, card_name, first_position
+from games.templatetags.cards import pile, piles
 
 TEN_OF_HEARTS = next(c for c in range(104) if card_name(c) == "TH")
 
 
-class TestCardTag:
+def column(*cards: CardView) -> PileView:
+    return PileView("t3", "column", "Column 3", list(cards), count=len(cards))
+
+
+class TestCards:
     def test_a_face_down_card_keeps_its_secret(self):
-        html = card(CardView(None), "/g/abc/")
-        assert html == (
+        html = pile(column(CardView(None)), "/g/abc/")
+        assert (
             '<span class="card back" data-card="down" role="img" '
             'aria-label="face-down card"></span>'
-        )
+        ) in html
+        assert 'data-card="TH"' not in html
 
-    def test_a_card_that_can_be_picked_up_is_a_link_with_its_pick_and_targets(self):
-        html = card(CardView(TEN_OF_HEARTS, "t3:2", "f1 t7"), "/g/abc/")
-        assert html.startswith('<a class="card red" href="/g/abc/?pick=t3%3A2" data-card="TH" ')
-        assert 'data-pick="t3:2" data-to="f1 t7" aria-label="Ten of Hearts"' in html
+    def test_a_card_that_can_be_picked_up_is_a_link_with_its_pick(self):
+        html = pile(column(CardView(TEN_OF_HEARTS, "t3:2")), "/g/abc/")
+        assert '<a class="card red" href="/g/abc/?pick=t3%3A2" data-card="TH" ' in html
+        assert 'data-pick="t3:2" aria-label="Ten of Hearts"' in html
         assert '<span class="corner" aria-hidden="true">10♥</span>' in html
 
     def test_a_picked_card_links_back_to_the_game_and_says_so(self):
-        html = card(CardView(TEN_OF_HEARTS, "t3", "", picked=True), "/g/abc/")
+        html = pile(column(CardView(TEN_OF_HEARTS, "t3", picked=True)), "/g/abc/")
         assert 'class="card red picked" href="/g/abc/"' in html
         assert 'aria-label="Ten of Hearts, picked up"' in html
 
     def test_a_card_that_cannot_be_picked_up_is_an_image(self):
-        html = card(CardView(TEN_OF_HEARTS), "/g/abc/")
-        assert html.startswith('<span class="card red" data-card="TH" role="img" ')
+        html = pile(column(CardView(TEN_OF_HEARTS)), "/g/abc/")
+        assert '<span class="card red" data-card="TH" role="img" ' in html
         assert "href" not in html and "data-pick" not in html
 
     def test_words_are_escaped(self):
         view = CardView(TEN_OF_HEARTS, "t3")
         view.spoken = 'Dix de "cœur" <&>'
-        html = card(view, "/g/abc/")
+        html = pile(column(view), "/g/abc/")
         assert 'aria-label="Dix de &quot;cœur&quot; &lt;&amp;&gt;"' in html
+
+
+class TestPiles:
+    def test_a_pile_is_a_named_group_with_an_id_for_swapping(self):
+        html = pile(column(), "/g/abc/")
+        assert html == (
+            '<div class="pile column" id="pile-t3" data-pile="t3" role="group" '
+            'aria-label="Column 3"><span class="slot" aria-hidden="true"></span></div>'
+        )
+
+    def test_out_of_band_piles_replace_the_ones_with_their_ids(self):
+        board = build_board(first_position(VARIANTS["forty-thieves"], 1))
+        html = piles(board.columns[:2], "/g/abc/", True)
+        assert html.count('hx-swap-oob="true"') == 2
+        assert 'id="pile-t1"' in html and 'id="pile-t2"' in html and 'id="pile-t3"' not in html
+        assert "hx-swap-oob" not in piles(board.columns[:2], "/g/abc/")
+
+    def test_a_foundation_shows_its_top_card_only(self):
+        board = build_board(first_position(VARIANTS["lucas"], 1))
+        html = piles(board.foundations[:1], "/g/abc/")
+        assert html.count('class="card') == 1 and 'data-card="A' in html
+
+    def test_the_stock_deals_while_it_has_cards(self):
+        board = build_board(first_position(VARIANTS["forty-thieves"], 1))
+        html = pile(board.stock, "/g/abc/")
+        assert '<button type="submit" name="move" value="deal"' in html
+        assert 'aria-label="Stock, 64 cards: deal"' in html
+        assert '<span class="count" aria-hidden="true">64</span>' in html
+
+    def test_an_empty_stock_offers_a_redeal_while_one_is_left(self):
+        view = PileView("s", "stock", "Stock, 0 cards", move="redeal", redeals_left=1)
+        html = pile(view, "/g/abc/")
+        assert 'value="redeal"' in html and "redeal (1 left)" in html
+
+    def test_a_stock_that_cannot_deal_is_drawn_without_a_button(self):
+        board = build_board(first_position(VARIANTS["forty-thieves"], 1), playable=False)
+        html = pile(board.stock, "")
+        assert "<button" not in html and 'aria-label="Stock, 64 cards"' in html
+        empty = pile(PileView("s", "stock", "Stock, 0 cards"), "")
+        assert '<span class="slot" role="img" aria-label="Stock, 0 cards"></span>' in empty
+
+    def test_little_fortys_waste_is_fanned(self):
+        board = build_board(first_position(VARIANTS["little-forty"], 1))
+        assert pile(board.waste, "/g/abc/").startswith('<div class="pile waste fanned" id="pile-w"')

@@ -72,12 +72,16 @@ class TestGamePage:
         assert 'data-pick="t1"' in html
         assert not re.search(r'data-pick="t1:\d+"', html)
 
-    def test_a_pickable_card_lists_where_it_may_go(self, client, game):
+    def test_the_board_lists_where_each_pickable_card_may_go(self, client, game):
         html = board_html(client.get(url("game", game)).content.decode())
-        # Forty Thieves deal 1: 7D on column 1 has no place, JH on column 4 none either,
-        # and every data-to lists piles only.
-        for targets in re.findall(r'data-to="([^"]*)"', html):
-            assert all(re.fullmatch(r"[tf]\d+", t) for t in targets.split())
+        listed = re.search(r'<div id="table-state" hidden [^>]*data-legal="([^"]*)"', html)
+        moves = listed.group(1).split()
+        # Forty Thieves deal 1: the engine's legal moves of cards (not the deal), each from a
+        # card drawn as one to pick up.
+        legal = [m for m in game.position().legal_moves() if not m.is_deal]
+        assert moves and sorted(moves) == sorted(str(m) for m in legal)
+        picks = set(re.findall(r'data-pick="([^"]*)"', html))
+        assert {m.partition("-")[0] for m in moves} <= picks
 
     def test_little_forty_shows_redeals_left_and_three_waste_cards(self, client):
         game = start(client, "little-forty", 3)

@@ -34,29 +34,49 @@ def message_of(response) -> str:
 
 
 class TestMove:
-    def test_a_legal_move_by_htmx_returns_the_new_table_and_counters(self, client, game):
+    def test_a_legal_move_by_htmx_returns_only_what_it_changed(self, client, game):
         response = post_move(client, game, "deal")
         html = response.content.decode()
         assert response.status_code == 200
-        # Only what a move changes: the table, swapped in place of the old one, and out of band
-        # the counters, the catch-up poll and the announcement; the controls stay as they are.
-        assert response["HX-Retarget"] == "#table" and response["HX-Reswap"] == "outerHTML"
-        assert html.lstrip().startswith('<form class="table" id="table"')
-        assert 'data-ply="1"' in html and f'data-version="{game.version + 1}"' in html
+        # Only what a move changes, all out of band (nothing else is swapped): the table's
+        # state, the piles the move touched, the counters, the catch-up poll and the
+        # announcement; the controls and the other piles stay as they are.
+        assert response["HX-Reswap"] == "none" and "HX-Retarget" not in response
+        assert html.lstrip().startswith('<div id="table-state" hidden data-ply="1" ')
+        assert f'data-version="{game.version + 1}"' in html
+        assert '<input type="hidden" name="ply" value="1">' in html
         assert '<dl class="game-info" id="game-info" hx-swap-oob="true">' in html
         assert re.search(r"<dd data-moves>1</dd>", html)
         assert f'id="poll" hidden data-poll hx-get="{url("poll", game)}?version=' in html
         assert 'id="undo"' not in html and '<section id="board"' not in html
-        # Every pile is in it, with the cards that can move and where they may go.
-        for pile in ["s", "w", *(f"f{n}" for n in range(1, 9)), *(f"t{n}" for n in range(1, 11))]:
-            assert f'data-pile="{pile}"' in html
-        assert 'data-pick="w" data-to="' in html
+        # A deal touches the stock and the waste, and nothing else.
+        pile = r'<div class="pile [^"]*" id="pile-(\w+)"[^>]*hx-swap-oob="true"'
+        swapped = re.findall(pile, html)
+        assert sorted(swapped) == ["s", "w"]
+        assert 'data-pick="w"' in html
         assert "Dealt Three of Spades." in message_of(response)
         game.refresh_from_db()
         assert (game.ply, game.move_count) == (1, 1)
         assert log(game) == ["deal"]
         assert game.snapshot == replayed(game)
         assert game.first_move_at is not None
+        # Where every card may go now, as the engine says.
+        listed = re.search(r'data-legal="([^"]*)"', html).group(1).split()
+        legal = [m for m in game.position().legal_moves() if not (m.is_deal or m.is_redeal)]
+        assert listed and sorted(listed) == sorted(str(m) for m in legal)
+
+    def test_a_move_between_columns_swaps_those_two_and_what_went_home(self, client, game):
+        move = legal_move(game, besides_deal=True)
+        response = post_move(client, game, move)
+        html = response.content.decode()
+        assert response.status_code == 200
+        game.refresh_from_db()
+        touched = set()
+        for text in log(game):
+            source, _dash, target = text.partition("-")
+            touched |= {source.partition(":")[0], target}
+        swapped = re.findall(r'id="pile-(\w+)"[^>]*hx-swap-oob="true"', html)
+        assert set(swapped) == touched and len(swapped) == len(touched)
 
     def test_without_javascript_a_move_redirects_back_with_a_message(self, client, game):
         response = post_move(client, game, "deal", htmx=False)

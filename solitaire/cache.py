@@ -24,4 +24,6 @@ class RedisCacheClient(redis.RedisCacheClient):
 
 
 class RedisCache(redis.RedisCache):
-    _class = RedisCacheClient
+    def __init__(self, server, params) -> None:
+        super().__init__(server, params)
+        self._class = RedisCacheClient

@@ -131,6 +131,11 @@ class BoardView:
     pick_label: str = ""
 
     @property
+    def redeals_shown(self) -> int | None:
+        """The redeals left, in a game with redeals (None in the others)."""
+        return self.redeals_left if self.has_redeals else None
+
+    @property
     def left_foundations(self) -> list[PileView]:
         return self.foundations[:4]
 

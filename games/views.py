@@ -35,6 +35,7 @@ from .models import Move as MoveRow
 from .owners import owner_of
 from .rules import MAX_DEAL, VARIANTS, IllegalMove, Move, MoveSyntaxError, Record, RecordError
 from .rules import replay as replay_record
+from .templatetags import cards
 
 #: The session key of the per-game-type "automatic moves to foundations" settings.
 AUTOPLAY_KEY = "autoplay"
@@ -595,28 +596,27 @@ def _render(
 def _render_changes(request: HttpRequest, outcome: services.Outcome, said: str) -> HttpResponse:
     """The htmx answer to moves played or taken back on a game that stays in play.
 
-    Only what they changed, all out of band: the table's state (ply, version, redo, the new list
-    of legal moves), the piles they touched, the counters, the catch-up poll (it asks with the
-    new version) and the announcement; play.js brings the controls up to date from the table's
-    state. A move touches two piles or three, so the answer costs a fraction of a whole board.
+    Only what they changed, all out of band (the headers say to swap nothing else): the
+    table's state (ply, version, redo, the new list of legal moves), the piles they touched,
+    the counters, the catch-up poll (it asks with the new version) and the announcement;
+    play.js brings the controls up to date from the table's state. A move touches two piles or
+    three, so the answer is a fraction of a whole board; it is written by the board's own tags
+    (games/templatetags/cards.py) without the template engine, whose own cost was more than
+    the rest of the answer's.
     """
     game, position = outcome.game, outcome.position
-    context = {
-        "game": game,
-        # What the table's state and the counters show of the board.
-        "board": {
-            "moves": card_moves(position),
-            "redeals_left": position.redeals_left,
-            "has_redeals": position.variant.redeals > 0,
-        },
-        "changed": pile_views(position, outcome.changed),
-        "game_url": _game_url(game),
-        "urls": {"poll": reverse("games:poll", args=[game.public_id])},
-        "message": said,
-        "level": "success",
-        "oob": True,
-    }
-    response = render(request, "games/play.html#move-response", context)
+    game_url = _game_url(game)
+    redeals = position.redeals_left if position.variant.redeals else None
+    html = "\n".join(
+        [
+            cards.table_state(game, card_moves(position), True),
+            cards.piles(pile_views(position, outcome.changed), game_url, True),
+            cards.game_info(game, redeals, True),
+            cards.poll(game, reverse("games:poll", args=[game.public_id]), True),
+            f'<div id="announce" hx-swap-oob="innerHTML">{cards.announcement((), said)}</div>',
+        ]
+    )
+    response = HttpResponse(html)
     response["HX-Reswap"] = "none"
     patch_vary_headers(response, ["HX-Request"])
     return response

@@ -1,9 +1,12 @@
-"""``{% piles views game_url %}``: piles of the board (``games.board.PileView``) as HTML.
+"""The board's markup that a move's answer sends again, written in Python for speed.
 
-A board draws some fifty cards for every move, and the template engine spent about 50 µs on
-each card's dozen lookups and escapes, more than the rest of a move request's rendering put
-together; this tag writes the same markup in a few µs. Everything else about the board stays in
-games/play.html.
+``{% piles views game_url %}`` (and ``{% pile view game_url %}``): piles of the board
+(``games.board.PileView``). A board draws some fifty cards, and the template engine spent about
+50 µs on each card's dozen lookups and escapes; these write the same markup in a few µs.
+``{% table_state %}``, ``{% game_info %}``, ``{% poll %}`` and ``{% announcement %}``: the rest
+of what a move's answer holds (games/views.py builds that answer from these functions alone,
+without a template: the template engine's own cost was a fifth of a move request's). The rest
+of the board stays in games/play.html.
 
 Each pile is a group (``id="pile-t3"``, ``data-pile="t3"``) holding its cards:
 
@@ -18,13 +21,16 @@ Each pile is a group (``id="pile-t3"``, ``data-pile="t3"``) holding its cards:
 move sends only the piles it touched.
 """
 
+from collections.abc import Iterable
 from html import escape
 
 from django import template
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from ..board import CardView, PileView
+from ..models import Game
 
 register = template.Library()
 
@@ -44,6 +50,67 @@ def piles(views: list[PileView], game_url: str, oob: bool = False) -> SafeString
 
 
 @register.simple_tag
+def table_state(game: Game, moves: str, oob: bool = False) -> SafeString:
+    """The table's state: the board's ply and version (the move form's hidden fields), whether
+    there is something to redo, and ``moves``, every legal move of a card (where each pick may
+    go, for the scripts: "t3:2-t7 w-f1")."""
+    return mark_safe(
+        f'<div id="table-state" hidden data-ply="{game.ply}" data-version="{game.version}" '
+        f'data-redo="{1 if game.redo else 0}" data-legal="{escape(moves)}"{_oob(oob)}>'
+        f'<input type="hidden" name="ply" value="{game.ply}">'
+        f'<input type="hidden" name="version" value="{game.version}"></div>'
+    )
+
+
+@register.simple_tag
+def game_info(game: Game, redeals_left: int | None, oob: bool = False) -> SafeString:
+    """The counters: moves, time played, the deal and (``redeals_left`` not None, in games with
+    redeals) the redeals left."""
+    seconds = game.seconds_played
+    out = [
+        f'<dl class="game-info" id="game-info"{_oob(oob)}>',
+        f"<div><dt>{escape(_('Moves'))}</dt><dd data-moves>{game.ply}</dd></div>",
+        f'<div><dt>{escape(_("Time"))}</dt><dd><time datetime="PT{seconds}S" '
+        f'data-seconds="{seconds}">{game.clock}</time></dd></div>',
+        f"<div><dt>{escape(_('Deal'))}</dt><dd>{escape(game.deal)}</dd></div>",
+    ]
+    if redeals_left is not None:
+        out.append(
+            f"<div><dt>{escape(_('Redeals left'))}</dt><dd data-redeals>{redeals_left}</dd></div>"
+        )
+    out.append("</dl>")
+    return mark_safe("".join(out))
+
+
+@register.simple_tag
+def poll(game: Game, poll_url: str, oob: bool = False) -> SafeString:
+    """Catching up with another device or tab: every few seconds (while the page is in sight
+    and nothing else is under way) ask whether the game moved on past this version."""
+    return mark_safe(
+        f'<div id="poll" hidden data-poll hx-get="{escape(poll_url)}?version={game.version}"'
+        f"{_oob(oob)} "
+        'hx-trigger="every 3s [solitaire.mayPoll()], '
+        'visibilitychange[solitaire.mayPoll()] from:document"></div>'
+    )
+
+
+@register.simple_tag
+def announcement(notes: Iterable = (), message: str = "", level: str = "success") -> SafeString:
+    """What happened, for the live region: the messages (``notes``, Django's) and ``message``."""
+    out = [
+        f'<span class="message {escape(note.tags)}">{conditional_escape(note)}</span> '
+        for note in notes
+    ]
+    if message:
+        out.append(f'<span class="message {escape(level)}">{conditional_escape(message)}</span>')
+    return mark_safe("".join(out))
+
+
+def _oob(oob: bool) -> str:
+    return ' hx-swap-oob="true"' if oob else ""
+
+
+@register.simple_tag
 def pile(view: PileView, game_url: str) -> SafeString:
     return mark_safe(_pile(view, game_url, False))
 
@@ -51,11 +118,10 @@ def pile(view: PileView, game_url: str) -> SafeString:
 def _pile(view: PileView, game_url: str, oob: bool) -> str:
     kind = view.kind
     classes = f"pile {kind} {view.classes}" if view.classes else f"pile {kind}"
-    swap = ' hx-swap-oob="true"' if oob else ""
     label = escape(view.label)
     out = [
         f'<div class="{classes}" id="pile-{view.pile}" data-pile="{view.pile}" role="group" '
-        f'aria-label="{label}"{swap}>'
+        f'aria-label="{label}"{_oob(oob)}>'
     ]
     if kind == "stock":
         out.append(_stock(view, label))

@@ -4,8 +4,9 @@
    version of the board they were made on; the server answers with the new board (#board), or
    after a move (an undo, a redo) only what changed, out of band: the table's state
    (#table-state: ply, version, redo, the legal moves), the piles the move touched, the counters
-   and the poll; and what happened (#announce). Without this script the cards are links (?pick=t3:2) and the
-   piles get "Put here" buttons, so every move also works by plain page loads.
+   and the poll; and what happened (#announce). Without this script the cards are links
+   (?pick=t3:2) and the piles get "Put here" buttons, so every move also works by plain page
+   loads.
 
    drag.js (drag and drop, double-tap) and keys.js (the keyboard) play through the functions
    this script shares as window.solitaire, so a move is sent the same way however it is made. */

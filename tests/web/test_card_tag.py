@@ -1,9 +1,10 @@
-"""The ``pile`` and ``piles`` template tags: piles of the board as HTML, written in Python for
-speed."""
+"""The board's tags: piles, the table's state, the counters, the poll and the announcement, as
+HTML written in Python for speed."""
 
 from games.board import CardView, PileView, build_board
+from games.models import Game
 from games.rules import VARIANTS, card_name, first_position
-from games.templatetags.cards import pile, piles
+from games.templatetags.cards import announcement, game_info, pile, piles, poll, table_state
 
 TEN_OF_HEARTS = next(c for c in range(104) if card_name(c) == "TH")
 
@@ -86,3 +87,31 @@ class TestPiles:
     def test_little_fortys_waste_is_fanned(self):
         board = build_board(first_position(VARIANTS["little-forty"], 1))
         assert pile(board.waste, "/g/abc/").startswith('<div class="pile waste fanned" id="pile-w"')
+
+
+class TestAnswerParts:
+    def test_the_table_state_carries_the_ply_version_redo_and_legal_moves(self):
+        game = Game(ply=7, version=9, redo=[["t1-t2"]], deal="5")
+        html = table_state(game, "t3:2-t7 w-f1")
+        assert html.startswith('<div id="table-state" hidden data-ply="7" data-version="9" ')
+        assert 'data-redo="1" data-legal="t3:2-t7 w-f1">' in html
+        assert '<input type="hidden" name="ply" value="7">' in html
+        assert '<input type="hidden" name="version" value="9">' in html
+
+    def test_the_counters_show_redeals_only_in_games_that_have_them(self):
+        game = Game(ply=3, seconds_played=75, deal="42")
+        html = game_info(game, None)
+        assert "<dd data-moves>3</dd>" in html and ">1:15</time>" in html and "<dd>42</dd>" in html
+        assert "Redeals left" not in html
+        assert "<dd data-redeals>1</dd>" in game_info(game, 1, True)
+        assert 'id="game-info" hx-swap-oob="true"' in game_info(game, 1, True)
+
+    def test_the_poll_asks_with_the_version(self):
+        html = poll(Game(version=4), "/g/abc/poll/")
+        assert 'hx-get="/g/abc/poll/?version=4"' in html and "every 3s" in html
+
+    def test_the_announcement_escapes_what_it_says(self):
+        html = announcement((), 'Moved <b>"x"</b>', "warning")
+        assert html == (
+            '<span class="message warning">Moved &lt;b&gt;&quot;x&quot;&lt;/b&gt;</span>'
+        )

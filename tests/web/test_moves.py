@@ -21,6 +21,8 @@ from .conftest import (
     url,
 )
 
+OOB = ' hx-swap-oob="true"'
+
 
 def ace_on_top(position) -> bool:
     return any(col and col[-1] // 4 == 0 for col in position.columns)
@@ -77,6 +79,16 @@ class TestMove:
             touched |= {source.partition(":")[0], target}
         swapped = re.findall(r'id="pile-(\w+)"[^>]*hx-swap-oob="true"', html)
         assert set(swapped) == touched and len(swapped) == len(touched)
+
+    def test_what_a_move_sends_is_what_the_page_then_shows(self, client, game):
+        for move in ("deal", legal_move(game, besides_deal=True)):
+            answer = post_move(client, game, move).content.decode().replace(OOB, "")
+            page = client.get(url("game", game)).content.decode()
+            parts = re.findall(r'<div class="pile .*?</div>|<dl class="game-info".*?</dl>', answer)
+            state = re.search(r'<div id="table-state".*?</div>', answer).group()
+            assert len(parts) >= 3 and state in page
+            for part in parts:
+                assert part in page
 
     def test_without_javascript_a_move_redirects_back_with_a_message(self, client, game):
         response = post_move(client, game, "deal", htmx=False)

@@ -89,3 +89,13 @@ def test_the_owner_logged_out_is_a_stranger_too(owner_game, name, method, data):
 
 def test_an_unknown_game_id_is_404(client):
     assert client.get(reverse("games:game", args=["no-such-game"])).status_code == 404
+
+
+@pytest.mark.parametrize("name, method, data", REQUESTS)
+@pytest.mark.parametrize("bad_id", ["%00abc", "abc%00", "%C2%99", "a.b", "x" * 23])
+def test_an_id_no_game_can_have_is_404_on_every_game_url(client, name, method, data, bad_id):
+    start(client, "forty-thieves", 1)
+    path = url(name, Game.objects.get()).split("/")
+    path[2] = bad_id  # /g/<id>/...
+    response = getattr(client, method)("/".join(path), data)
+    assert response.status_code == 404

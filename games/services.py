@@ -1,9 +1,13 @@
 """The one place that changes games: start, play, undo, redo, restart, give up; and the games
 a guest played becoming their account's, and an account's games going with it.
 
-Each function that changes a game runs in one transaction that first locks the game's row, so
-two requests for the same game (two tabs, a double click) are applied one after the other. The
-engine decides every move; a move that it refuses raises ``IllegalMove`` and changes nothing.
+Two requests for the same game (two tabs, a double click, two devices) are applied one after
+the other, never mixed: a move, an undo or a redo reads the game, works out the change, and
+writes it all (the game's row and its move log) only if the game is still at the version it
+read (games/store.py: one statement on PostgreSQL); otherwise nothing is written and the
+player gets the board as it now is (``StalePly``). Restart and give up, rare, lock the game's
+row in a transaction instead. The engine decides every move; a move that it refuses raises
+``IllegalMove`` and changes nothing.
 The move log plus the deal is the truth: the snapshot is rewritten from the engine's position
 after every change, so it always equals replaying the log.
 """
@@ -166,15 +170,14 @@ def start_from_record(owner: Owner, record: Record) -> Game:
 # -- playing --------------------------------------------------------------------------------
 
 
-@transaction.atomic
 def play(
     game: Game | GameRef, ply: int, move: Move, *, autoplay: Autoplay, version: int | None = None
 ) -> Outcome:
     """Play the player's ``move`` on the board they saw at ``ply``, then any automatic moves.
 
-    ``version``, when the request carries it, is the game's version on that board (see _lock).
+    ``version``, when the request carries it, is the game's version on that board (see _read).
     """
-    game = _lock(game, ply, version)
+    game = _read(game, ply, version)
     position = game.position()
     reason = position.check(move)
     if reason is not None:
@@ -182,7 +185,6 @@ def play(
     return _play_moves(game, position, [move], autoplay=autoplay)
 
 
-@transaction.atomic
 def send_to_foundation(
     game: Game | GameRef, ply: int, pick: str, *, autoplay: Autoplay, version: int | None = None
 ) -> Outcome:
@@ -191,7 +193,7 @@ def send_to_foundation(
     MoveSyntaxError when ``pick`` is not a pile's cards in the notation.
     """
     wanted = split_move(Move.parse(f"{pick}-f1"))[:2]
-    game = _lock(game, ply, version)
+    game = _read(game, ply, version)
     position = game.position()
     for move in position.legal_moves():
         source, count, target = split_move(move)
@@ -203,13 +205,16 @@ def send_to_foundation(
     raise IllegalMove(_("no foundation takes %(card)s now") % {"card": card_label(card)})
 
 
-@transaction.atomic
 def undo(game: Game | GameRef, ply: int, *, version: int | None = None) -> Outcome:
-    """Take back the player's last move and the automatic moves that followed it."""
-    game = _lock(game, ply, version)
+    """Take back the player's last move and the automatic moves that followed it.
+
+    The log is read after the game: if a move came between the two reads, the game's version
+    moved on too, and the write (conditional on the version read) does nothing.
+    """
+    game = _read(game, ply, version)
     if game.ply == 0:
         raise NothingToUndo
-    log = list(game.moves.order_by("ply").values_list("notation", "automatic"))
+    log = store.read_log(game)
     start = len(log) - 1
     while start > 0 and log[start][1]:
         start -= 1
@@ -217,19 +222,17 @@ def undo(game: Game | GameRef, ply: int, *, version: int | None = None) -> Outco
     position = replay(Record(game.variant, game.deal_number, [t for t, _a in log[:start]]))
     taken_back = play_and_describe(position.copy(), Move.parse(group[0]))
     was_playing = game.status == Game.Status.PLAYING
-    game.moves.filter(ply__gt=start).delete()
     game.redo = [*game.redo, group]
     game.undo_count += 1
-    _save(game, position)
+    _save(game, position, after=start)
     said = [_("Undone: %(move)s") % {"move": taken_back}]
     changed = _piles(Move.parse(text) for text in group) if was_playing else None
     return Outcome(game, position, said, _still_playing(game, changed))
 
 
-@transaction.atomic
 def redo(game: Game | GameRef, ply: int, *, version: int | None = None) -> Outcome:
     """Play again the last group of moves undone (nothing else was played since)."""
-    game = _lock(game, ply, version)
+    game = _read(game, ply, version)
     if not game.redo:
         raise NothingToRedo
     group = [Move.parse(text) for text in game.redo[-1]]
@@ -242,9 +245,8 @@ def restart(game: Game) -> Outcome:
     """Back to the deal's first position; the clock and the counters keep running."""
     game = _lock(game, None)
     position = first_position(game.rules, game.deal_number)
-    game.moves.all().delete()
     game.redo = []
-    _save(game, position)
+    _save(game, position, after=0)
     return Outcome(game, position, [_("Restarted the deal.")])
 
 
@@ -287,21 +289,29 @@ def delete_player(user: AbstractBaseUser) -> None:
 # -- helpers --------------------------------------------------------------------------------
 
 
-def _lock(game: Game | GameRef, ply: int | None, version: int | None = None) -> Game:
-    """The game's row, locked and fresh; refuses a finished game and a stale board.
+def _read(
+    game: Game | GameRef, ply: int | None, version: int | None = None, *, lock: bool = False
+) -> Game:
+    """The game, read afresh (``lock``: its row locked until the transaction ends); refuses a
+    finished game and a stale board.
 
     A board is stale when its ``ply`` is not the game's, or its ``version`` (when the request
     says it) is not: the same ply after an undo and another move is another board.
     """
     if isinstance(game, GameRef):
-        game = store.lock_game(game.owner, game.public_id)
+        game = store.read_game(game.owner, game.public_id, lock=lock)
     else:
-        game = store.lock_game_by_pk(game.pk)
+        game = store.read_game_by_pk(game.pk, lock=lock)
     if game.is_finished:
         raise GameOver
     if (ply is not None and ply != game.ply) or (version is not None and version != game.version):
         raise StalePly(game)
     return game
+
+
+def _lock(game: Game | GameRef, ply: int | None, version: int | None = None) -> Game:
+    """The game's row, locked until the transaction ends, and fresh (see _read)."""
+    return _read(game, ply, version, lock=True)
 
 
 def _play_moves(
@@ -341,9 +351,13 @@ def _tick(game: Game, now: datetime) -> None:
     game.updated_at = now
 
 
-def _save(game: Game, position: Position, rows: Sequence[store.NewMove] = ()) -> None:
+def _save(
+    game: Game, position: Position, rows: Sequence[store.NewMove] = (), *, after: int | None = None
+) -> None:
     """Store ``position`` as the game's snapshot, with its ply, status and times, and ``rows``
-    as its new moves."""
+    as its new moves (``after``: its moves past this ply deleted first), if the game is still
+    at the version it was read at; else nothing, and ``StalePly`` with the game as it is."""
+    read_at = game.version
     now = timezone.now()
     _tick(game, now)
     if game.first_move_at is None and position.moves:
@@ -355,4 +369,5 @@ def _save(game: Game, position: Position, rows: Sequence[store.NewMove] = ()) ->
     # A stuck game has finished until an undo or a restart brings it back to playing: the
     # statistics count it as lost, and its streaks run in the order games finished.
     game.finished_at = None if game.status == Game.Status.PLAYING else now
-    store.save_play(game, rows, PLAY_FIELDS)
+    if not store.save_play(game, rows, PLAY_FIELDS, version=read_at, after=after):
+        raise StalePly(store.read_game_by_pk(game.pk))

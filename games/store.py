@@ -1,4 +1,4 @@
-"""The SQL of a move's hot path, written by hand: lock the game's row, then store the move.
+"""The SQL of a move's hot path, written by hand: read the game, then store the move.
 
 Why: the ORM spends more CPU building and reading a query than the database driver spends
 running it. Measured on PostgreSQL inside a transaction, CPU per call: the locking
@@ -8,17 +8,25 @@ same SELECT through a cursor ~400 µs (a bare ``SELECT 1``: 174 µs); ``save(upd
 ~390 µs, a statement that PostgreSQL can run as part of the UPDATE. That was about 2 ms of a
 move request's 4.5 ms.
 
+Round trips count too: each costs the web process about 0.1 ms of CPU in the driver and the
+database as much again. A move is therefore written without a transaction around it: read
+(one statement), then written only if the game is still at the version it was read at, in one
+statement on PostgreSQL (an UPDATE whose result the INSERT of the moves depends on); two round
+trips where a locked transaction takes four (BEGIN, the locked read, the write, COMMIT).
+
 What it guarantees:
 
 - The statements are built from the models' ``_meta`` (tables and columns quoted by the
   backend, none written here), once per database vendor.
-- ``lock_game`` reads the row ``Game.objects.owned_by(owner)`` would, with the same rule of
-  ownership, locked ``FOR UPDATE`` where the database has row locks (on SQLite the transaction
-  is IMMEDIATE, which locks the whole database), and returns the instance the ORM would: each
-  column through the backend's and the field's converters, then ``Game.from_db``.
+- ``read_game`` reads the row ``Game.objects.owned_by(owner)`` would, with the same rule of
+  ownership, and ``lock=True`` locked ``FOR UPDATE`` where the database has row locks (on
+  SQLite the transaction is IMMEDIATE, which locks the whole database); it returns the instance
+  the ORM would: each column through the backend's and the field's converters, then
+  ``Game.from_db``.
 - ``save_play`` stores what ``bulk_create`` and ``save(update_fields=...)`` would, each value
-  through its field's ``get_db_prep_save``; a move's ply the game already has still raises
-  ``IntegrityError``, and nothing is written then.
+  through its field's ``get_db_prep_save``, all or nothing: with ``version``, only if the
+  stored game still has that version (else nothing, and False); a move's ply the game already
+  has still raises ``IntegrityError``, and nothing is written then.
 
 Only ``games.services`` calls these, inside its transactions, on the default database.
 """
@@ -26,7 +34,7 @@ Only ``games.services`` calls these, inside its transactions, on the default dat
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import FETCH_ONE, Field
 from django.db.models.expressions import Col
@@ -48,8 +56,8 @@ class NewMove(NamedTuple):
     automatic: bool
 
 
-def lock_game(owner: Owner, public_id: str) -> Game:
-    """The game ``public_id`` of ``owner``, its row locked until the transaction ends.
+def read_game(owner: Owner, public_id: str, *, lock: bool = False) -> Game:
+    """The game ``public_id`` of ``owner``; ``lock``: its row locked until the transaction ends.
 
     Owned as ``Game.objects.owned_by`` says: an account's games by their owner, a guest's by
     their session key and no owner; an owner with neither has none. ``Game.DoesNotExist`` when
@@ -58,46 +66,82 @@ def lock_game(owner: Owner, public_id: str) -> Game:
     db = connections[DEFAULT_DB_ALIAS]
     statements = _statements(db)
     if owner.user is not None:
-        return statements.read(db, statements.of_user, [public_id, owner.user.pk])
+        return statements.read(db, statements.of_user[lock], [public_id, owner.user.pk], lock)
     if owner.session_key:
-        return statements.read(db, statements.of_guest, [public_id, owner.session_key])
+        return statements.read(db, statements.of_guest[lock], [public_id, owner.session_key], lock)
     raise _not_found()
 
 
-def lock_game_by_pk(pk: int) -> Game:
-    """The game ``pk``, its row locked until the transaction ends (``Game.DoesNotExist`` if it
-    is gone)."""
+def read_game_by_pk(pk: int, *, lock: bool = False) -> Game:
+    """The game ``pk``; ``lock``: its row locked until the transaction ends
+    (``Game.DoesNotExist`` if it is gone)."""
     db = connections[DEFAULT_DB_ALIAS]
     statements = _statements(db)
-    return statements.read(db, statements.by_pk, [pk])
+    return statements.read(db, statements.by_pk[lock], [pk], lock)
 
 
-def save_play(game: Game, rows: Sequence[NewMove], fields: Sequence[str]) -> None:
-    """Insert ``rows`` as ``game``'s moves and store the game's ``fields``.
+def read_log(game: Game) -> list[tuple[str, bool]]:
+    """The game's moves in order: each one's notation and whether it was automatic."""
+    db = connections[DEFAULT_DB_ALIAS]
+    with db.cursor() as cursor:
+        cursor.execute(_statements(db).log, [game.pk])
+        return [(notation, bool(automatic)) for notation, automatic in cursor.fetchall()]
 
-    In one statement where the database runs an INSERT inside an UPDATE (PostgreSQL), else
-    in two, the INSERT first: either way a ply the game already has raises ``IntegrityError``
-    before anything is written. An action inserts a few rows (a move and the automatic moves
+
+def save_play(
+    game: Game,
+    rows: Sequence[NewMove],
+    fields: Sequence[str],
+    *,
+    version: int | None = None,
+    after: int | None = None,
+) -> bool:
+    """Store the game's ``fields``, delete its moves past ply ``after`` (an undo) and insert
+    ``rows`` as its new moves: all of it, or (False) none of it.
+
+    ``version``: only if the stored game still has this version (False when another request
+    changed it first); without it, a game that is gone raises ``DatabaseError`` as
+    ``save(update_fields=...)`` would. On PostgreSQL one statement (the DELETE and the INSERT
+    depend on the UPDATE's result), elsewhere several in a transaction. A ply the game already
+    has raises ``IntegrityError``. An action inserts a few rows (a move and the automatic moves
     after it), far below any database's limit of parameters.
     """
     db = connections[DEFAULT_DB_ALIAS]
     statements = _statements(db)
-    update, update_fields = statements.update(tuple(fields))
+    update, update_fields = statements.update(tuple(fields), conditional=version is not None)
     params = [f.get_db_prep_save(getattr(game, f.attname), db) for f in update_fields]
     params.append(game.pk)
-    with db.cursor() as cursor:
+    if version is not None:
+        params.append(version)
+    if statements.one_statement and (rows or after is not None):
+        parts, more = [f"WITH updated AS ({update} RETURNING {statements.pk})"], []
+        if after is not None:
+            parts.append(f", gone AS ({statements.delete_after_updated})")
+            more.append(after)
         if rows:
-            insert, insert_params = statements.insert(db, game, rows)
-            if statements.one_statement:
-                cursor.execute(f"WITH moved AS ({insert}) {update}", insert_params + params)
-            else:
-                cursor.execute(insert, insert_params)
-                cursor.execute(update, params)
-        else:
+            insert, insert_params = statements.insert_after_updated(db, rows)
+            parts.append(f", moved AS ({insert})")
+            more += insert_params
+        parts.append(" SELECT count(*) FROM updated")
+        with db.cursor() as cursor:
+            cursor.execute("".join(parts), params + more)
+            written = cursor.fetchone()[0]
+    elif rows or after is not None:
+        with transaction.atomic(using=db.alias), db.cursor() as cursor:
             cursor.execute(update, params)
-        if cursor.rowcount != 1:
-            # As save(update_fields=...) says it: the row was deleted under the game.
-            raise DatabaseError("Save with update_fields did not affect any rows.")
+            written = cursor.rowcount
+            if written == 1 and after is not None:
+                cursor.execute(statements.delete_after, [game.pk, after])
+            if written == 1 and rows:
+                cursor.execute(*statements.insert(db, game, rows))
+    else:
+        with db.cursor() as cursor:
+            cursor.execute(update, params)
+            written = cursor.rowcount
+    if written != 1 and version is None:
+        # As save(update_fields=...) says it: the row was deleted under the game.
+        raise DatabaseError("Save with update_fields did not affect any rows.")
+    return written == 1
 
 
 class _Statements:
@@ -128,22 +172,42 @@ class _Statements:
         public_id, owner, session_key = (
             quote(game.get_field(name).column) for name in ("public_id", "owner", "session_key")
         )
-        self.by_pk = f"{select}{self.pk} = %s{lock}"
-        self.of_user = f"{select}{public_id} = %s AND {owner} = %s{lock}"
-        self.of_guest = f"{select}{public_id} = %s AND {owner} IS NULL AND {session_key} = %s{lock}"
+        # Each read twice: [False] as it is, [True] locked.
+        by_pk = f"{select}{self.pk} = %s"
+        of_user = f"{select}{public_id} = %s AND {owner} = %s"
+        of_guest = f"{select}{public_id} = %s AND {owner} IS NULL AND {session_key} = %s"
+        self.by_pk = (by_pk, by_pk + lock)
+        self.of_user = (of_user, of_user + lock)
+        self.of_guest = (of_guest, of_guest + lock)
+        self.version = quote(game.get_field("version").column)
 
         move = Move._meta
         self.move_fields = [move.get_field(name) for name in ("game", *NewMove._fields)]
+        moves = quote(move.db_table)
+        game_id, ply, notation, automatic = (quote(f.column) for f in self.move_fields)
         columns = ", ".join(quote(f.column) for f in self.move_fields)
-        self.insert_into = f"INSERT INTO {quote(move.db_table)} ({columns}) VALUES "
+        self.insert_into = f"INSERT INTO {moves} ({columns}) VALUES "
         self.values = f"({', '.join(['%s'] * len(self.move_fields))})"
-        # PostgreSQL runs an INSERT as a common table expression of the UPDATE.
+        self.log = (
+            f"SELECT {notation}, {automatic} FROM {moves} WHERE {game_id} = %s ORDER BY {ply}"
+        )
+        self.delete_after = f"DELETE FROM {moves} WHERE {game_id} = %s AND {ply} > %s"
+        # PostgreSQL runs a DELETE and an INSERT as common table expressions of the UPDATE
+        # (named "updated"), each on the rows it returns: nothing when it updated nothing.
         self.one_statement = db.vendor == "postgresql"
-        self._updates: dict[tuple[str, ...], tuple[str, list[Field]]] = {}
+        self.delete_after_updated = (
+            f"DELETE FROM {moves} WHERE {game_id} IN (SELECT {self.pk} FROM updated) AND {ply} > %s"
+        )
+        self.insert_selected = (
+            f"INSERT INTO {moves} ({columns}) SELECT updated.{self.pk}, "
+            f"played.ply, played.notation, played.automatic FROM updated, (VALUES "
+        )
+        self.row_values = f"({', '.join(['%s'] * len(NewMove._fields))})"
+        self._updates: dict[tuple[tuple[str, ...], bool], tuple[str, list[Field]]] = {}
 
-    def read(self, db: BaseDatabaseWrapper, sql: str, params: list[Any]) -> Game:
+    def read(self, db: BaseDatabaseWrapper, sql: str, params: list[Any], lock: bool) -> Game:
         """The game that ``sql`` selects, as the ORM would build it from the row."""
-        if self.locks and db.get_autocommit() and db.features.supports_transactions:
+        if lock and self.locks and db.get_autocommit() and db.features.supports_transactions:
             # As the ORM refuses it: a lock outside a transaction ends at once.
             raise TransactionManagementError(
                 "select_for_update cannot be used outside of a transaction."
@@ -170,15 +234,32 @@ class _Statements:
         ]
         return self.insert_into + ", ".join([self.values] * len(rows)), params
 
-    def update(self, names: tuple[str, ...]) -> tuple[str, list[Field]]:
-        """The UPDATE of the game's fields ``names`` (its id the last parameter), and the
-        fields, built the first time they are asked for."""
-        built = self._updates.get(names)
+    def insert_after_updated(
+        self, db: BaseDatabaseWrapper, rows: Sequence[NewMove]
+    ) -> tuple[str, list[Any]]:
+        """The INSERT of ``rows`` as moves of the game the statement's UPDATE updated (none if
+        it updated none), and its parameters."""
+        fields = self.move_fields[1:]
+        params = [
+            field.get_db_prep_save(value, db)
+            for row in rows
+            for field, value in zip(fields, row, strict=True)
+        ]
+        values = ", ".join([self.row_values] * len(rows))
+        return f"{self.insert_selected}{values}) AS played (ply, notation, automatic)", params
+
+    def update(self, names: tuple[str, ...], conditional: bool) -> tuple[str, list[Field]]:
+        """The UPDATE of the game's fields ``names`` (its id the next parameter, and its version
+        the last when ``conditional``), and the fields, built the first time they are asked
+        for."""
+        built = self._updates.get((names, conditional))
         if built is None:
             fields = [Game._meta.get_field(name) for name in names]
             sets = ", ".join(f"{self.quote(f.column)} = %s" for f in fields)
             sql = f"UPDATE {self.table} SET {sets} WHERE {self.pk} = %s"
-            built = self._updates.setdefault(names, (sql, fields))
+            if conditional:
+                sql += f" AND {self.version} = %s"
+            built = self._updates.setdefault((names, conditional), (sql, fields))
         return built
 
 

@@ -52,12 +52,12 @@ def moves_of(game: Game) -> list[tuple[int, str, bool]]:
 
 def assert_reads_as_the_orm(owner: Owner, game: Game) -> None:
     with transaction.atomic():
-        read = store.lock_game(owner, game.public_id)
+        read = store.read_game(owner, game.public_id, lock=True)
         orm = Game.objects.owned_by(owner).select_for_update().get(public_id=game.public_id)
     assert_same_game(read, orm)
 
 
-class TestLockGame:
+class TestReadGame:
     def test_a_guest_game_reads_as_the_orm_reads_it(self):
         game = played(GUEST)
         assert game.redo and game.first_move_at and game.undo_count
@@ -76,7 +76,7 @@ class TestLockGame:
     def test_a_game_by_its_id_reads_as_the_orm_reads_it(self):
         game = played(GUEST)
         with transaction.atomic():
-            read = store.lock_game_by_pk(game.pk)
+            read = store.read_game_by_pk(game.pk, lock=True)
             assert_same_game(read, Game.objects.select_for_update().get(pk=game.pk))
 
     def test_another_owners_game_is_not_found(self):
@@ -90,7 +90,7 @@ class TestLockGame:
         ]
         for owner, public_id in others:
             with transaction.atomic(), pytest.raises(Game.DoesNotExist):
-                store.lock_game(owner, public_id)
+                store.read_game(owner, public_id, lock=True)
 
     def test_a_guests_key_does_not_reach_a_game_with_an_account(self):
         """A guest's games are those without an owner, even where the session key matches."""
@@ -98,25 +98,36 @@ class TestLockGame:
         game = played(owner)
         Game.objects.filter(pk=game.pk).update(session_key=GUEST.session_key)
         with transaction.atomic(), pytest.raises(Game.DoesNotExist):
-            store.lock_game(GUEST, game.public_id)
+            store.read_game(GUEST, game.public_id, lock=True)
 
     def test_an_unknown_owner_has_no_game_and_costs_no_query(self, django_assert_num_queries):
         game = played(GUEST)
         with django_assert_num_queries(0), pytest.raises(Game.DoesNotExist):
-            store.lock_game(Owner(), game.public_id)
+            store.read_game(Owner(), game.public_id, lock=True)
 
     def test_a_missing_game_is_not_found(self):
         with transaction.atomic(), pytest.raises(Game.DoesNotExist):
-            store.lock_game(GUEST, "no-such-game")
+            store.read_game(GUEST, "no-such-game", lock=True)
         with transaction.atomic(), pytest.raises(Game.DoesNotExist):
-            store.lock_game_by_pk(10**9)
+            store.read_game_by_pk(10**9)
 
-    def test_the_row_is_locked_where_the_database_locks_rows(self):
+    def test_the_row_is_locked_where_the_database_locks_rows_and_asked_to(self):
         game = played(GUEST)
         with transaction.atomic(), CaptureQueriesContext(connection) as queries:
-            store.lock_game(GUEST, game.public_id)
-        [query] = queries.captured_queries
-        assert query["sql"].endswith(" FOR UPDATE") == connection.features.has_select_for_update
+            store.read_game(GUEST, game.public_id, lock=True)
+            store.read_game(GUEST, game.public_id)
+        locked, plain = queries.captured_queries
+        assert locked["sql"].endswith(" FOR UPDATE") == connection.features.has_select_for_update
+        assert "FOR UPDATE" not in plain["sql"]
+
+    def test_an_unlocked_read_needs_no_transaction(self):
+        game = played(GUEST)
+        assert_same_game(store.read_game(GUEST, game.public_id), Game.objects.get(pk=game.pk))
+
+    def test_the_log_reads_as_the_orm_reads_it(self):
+        game = played(GUEST)
+        orm = list(game.moves.order_by("ply").values_list("notation", "automatic"))
+        assert len(orm) > 5 and store.read_log(game) == orm
 
 
 @pytest.mark.django_db(transaction=True)
@@ -126,7 +137,7 @@ class TestLockGame:
 def test_a_lock_outside_a_transaction_is_refused_as_the_orm_refuses_it():
     game = played(GUEST)
     with pytest.raises(transaction.TransactionManagementError):
-        store.lock_game(GUEST, game.public_id)
+        store.read_game(GUEST, game.public_id, lock=True)
 
 
 def twins() -> tuple[Game, Game]:
@@ -195,7 +206,12 @@ class TestSavePlay:
         rows = change(game, timezone.now())
         with CaptureQueriesContext(connection) as queries:
             store.save_play(game, rows, services.PLAY_FIELDS)
-        assert len(queries) == (1 if connection.vendor == "postgresql" else 2)
+        # Elsewhere the UPDATE and the INSERT, in a transaction (a savepoint inside the test's).
+        statements = [q["sql"].split()[0] for q in queries.captured_queries]
+        statements = [s for s in statements if s not in ("SAVEPOINT", "RELEASE")]
+        assert statements == (
+            ["WITH"] if connection.vendor == "postgresql" else ["UPDATE", "INSERT"]
+        )
 
     def test_a_ply_the_game_has_raises_and_changes_nothing(self):
         _, game = twins()
@@ -207,6 +223,44 @@ class TestSavePlay:
             store.save_play(game, rows, services.PLAY_FIELDS)
         assert fields_of(Game.objects.get(pk=game.pk)) == before
         assert moves_of(game) == moves
+
+    def test_a_game_another_request_changed_first_is_not_written(self):
+        _, game = twins()
+        before, moves = fields_of(Game.objects.get(pk=game.pk)), moves_of(game)
+        read_at = game.version
+        Game.objects.filter(pk=game.pk).update(version=read_at + 1)  # another request's write
+        rows = change(game, timezone.now())
+        assert not store.save_play(game, rows, services.PLAY_FIELDS, version=read_at)
+        assert fields_of(Game.objects.get(pk=game.pk)) == {**before, "version": read_at + 1}
+        assert moves_of(game) == moves
+
+    def test_a_game_still_at_its_version_is_written_in_one_statement_where_it_can_be(self):
+        by_orm, by_store = twins()
+        now = timezone.now()
+        rows = change(by_orm, now)
+        change(by_store, now)
+        MoveRow.objects.bulk_create(MoveRow(game=by_orm, **row._asdict()) for row in rows)
+        by_orm.save(update_fields=services.PLAY_FIELDS)
+        read_at = Game.objects.get(pk=by_store.pk).version
+        with CaptureQueriesContext(connection) as queries:
+            assert store.save_play(by_store, rows, services.PLAY_FIELDS, version=read_at)
+        if connection.vendor == "postgresql":
+            assert len(queries) == 1
+        after_orm, after_store = Game.objects.get(pk=by_orm.pk), Game.objects.get(pk=by_store.pk)
+        assert fields_of(after_store) == fields_of(after_orm)
+        assert moves_of(after_store) == moves_of(after_orm)
+
+    def test_moves_past_a_ply_are_deleted_with_the_write_and_only_then(self):
+        _, game = twins()
+        moves = moves_of(game)
+        change(game, timezone.now())
+        read_at = Game.objects.get(pk=game.pk).version
+        cut = moves[-3][0]
+        assert not store.save_play(game, [], services.PLAY_FIELDS, version=read_at + 7, after=cut)
+        assert moves_of(game) == moves
+        assert store.save_play(game, [], services.PLAY_FIELDS, version=read_at, after=cut)
+        assert moves_of(game) == [m for m in moves if m[0] <= cut]
+        assert Game.objects.get(pk=game.pk).version == game.version
 
     def test_a_game_deleted_underneath_raises_as_the_orm_would(self):
         game = played(GUEST)

@@ -16,7 +16,7 @@ from functools import partial
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
@@ -25,7 +25,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from . import charts, services, solving, stats
+from . import charts, services, solving, stats, store
 from .board import build_board, card_moves, picks, pile_views
 from .describe import play_and_describe, spell_cards
 from .forms import RANDOM_DEALS, NewGameForm, RecordForm, parse_deal_number
@@ -438,7 +438,11 @@ def _echo(text: str) -> str:
 
 
 def _game_or_404(request: HttpRequest, public_id: str) -> Game:
-    return get_object_or_404(Game.objects.owned_by(owner_of(request)), public_id=public_id)
+    """The player's game ``public_id`` (read as the moves read it: games/store.py), or 404."""
+    try:
+        return store.read_game(owner_of(request), public_id)
+    except Game.DoesNotExist:
+        raise Http404(_("There is no such game.")) from None
 
 
 def _read(request: HttpRequest, game: Game | services.GameRef) -> Game:

@@ -261,7 +261,12 @@ class Http:
 
 # -- what a board offers ------------------------------------------------------------------------
 
-TAG = re.compile(r"<[a-zA-Z][^>]*>")
+#: An attribute that carries the board's ply, version, status or legal moves.
+STATE_ATTRIBUTE = re.compile(r" data-(?:ply|version|status|legal)=")
+#: The stock pile, and its deal or redeal button (before the next pile). (Plain text first:
+#: a pattern that starts with text is found by a fast scan, one that starts with \b is not.)
+STOCK_PILE = re.compile(r""" data-pile=["']s["']""")
+STOCK_MOVE = re.compile(r""" value=["'](deal|redeal)["']""")
 ATTRIBUTE = re.compile(r"""([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*=\s*("[^"]*"|'[^']*')""")
 
 
@@ -287,19 +292,21 @@ def read_board(html: str) -> Seen:
     answer is only what changed, out of band, with the table's state (``#table-state``: the ply,
     the version and ``data-legal``, every legal move of a card). So: the ply and version come
     from the element that carries both (``#board`` first, wherever it is), the status from any
-    that carries it; the moves from ``data-legal``; the stock's move from a ``name="move"``
-    button worth ``deal`` or ``redeal`` inside the stock pile (``data-pile="s"``), which the
-    answer shows only when the stock changed (``stock`` is then set, "" for no button). The
-    caller keeps what it knew of the stock when the answer does not show it.
+    that carries it; the moves from ``data-legal``; the stock's move from a ``deal`` or
+    ``redeal`` button inside the stock pile (``data-pile="s"``), which the answer shows only
+    when the stock changed (``stock`` is then set, "" for no button). The caller keeps what it
+    knew of the stock when the answer does not show it. Only the tags that carry these are
+    looked at: the client shares the machine with the server, so its own work is kept small.
     """
     seen = Seen()
     marked = False
-    pile = ""
-    for match in TAG.finditer(html):
-        tag = match.group()
-        if "data-" not in tag and 'name="move"' not in tag:
-            continue
-        attributes = {name: value[1:-1] for name, value in ATTRIBUTE.findall(tag)}
+    tags = []
+    for match in STATE_ATTRIBUTE.finditer(html):
+        start = html.rfind("<", 0, match.start())
+        if not tags or tags[-1][0] != start:
+            tags.append((start, html.find(">", match.end())))
+    for start, end in tags:
+        attributes = {name: value[1:-1] for name, value in ATTRIBUTE.findall(html, start, end)}
         both = "data-ply" in attributes and "data-version" in attributes
         if both and (not marked or attributes.get("id") == "board"):
             seen.ply = _number(attributes["data-ply"])
@@ -309,12 +316,10 @@ def read_board(html: str) -> Seen:
             seen.status = attributes["data-status"]
         if "data-legal" in attributes and seen.moves is None:
             seen.moves = attributes["data-legal"].split()
-        if "data-pile" in attributes:
-            pile = attributes["data-pile"]
-            if pile == "s":
-                seen.stock = ""
-        if pile == "s" and attributes.get("value") in ("deal", "redeal"):
-            seen.stock = attributes["value"]
+    stock = STOCK_PILE.search(html)
+    if stock is not None:
+        button = STOCK_MOVE.search(html, stock.end(), html.find("data-pile=", stock.end()))
+        seen.stock = button.group(1) if button else ""
     return seen
 
 

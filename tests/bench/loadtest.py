@@ -16,8 +16,9 @@ What it does:
    core plus one, unless --workers says) and no access log (ACCESS_LOG=off). Its log goes to a
    temporary file, whose tail is printed when something fails.
 3. The trivial phase: as many concurrent clients as players fetch GET /healthz/ (no database,
-   no session) as fast as they can for --trivial-seconds: the server's requests per second on
-   a view that does nothing.
+   no session) as fast as they can for --trivial-seconds, half of it before the players' phase
+   and half after (the machine's speed drifts: this way both phases see the same drift): the
+   server's requests per second on a view that does nothing.
 4. The players' phase: --players guests, each with its own cookies, play for --seconds with no
    pause between requests (a closed loop: each waits for its answer, then sends the next one;
    --think MS makes each pause about MS milliseconds before every request, as people do).
@@ -37,11 +38,11 @@ Reading the figures:
   a p95 under 50 ms at 50 players needs the server to answer about 1,000 requests a second;
   --think gives the latency at a lighter, more human load).
 - "trivial rps" is the ceiling of the server (gunicorn + Django's middleware) on this machine;
-  "moves/s ÷ trivial rps" says how much a move costs next to an empty request. The phases run
-  one after the other, so a change in the machine's load between them moves this ratio;
-  "gunicorn CPU/request" gives the same comparison from the CPU the server's processes spent
-  per request (players' requests of every kind, and /healthz/), which depends much less on
-  the load.
+  "moves/s ÷ trivial rps" says how much a move costs next to an empty request. The trivial
+  view's two halves bracket the players' phase, but a change in the machine's speed still
+  moves this ratio (by a few points from run to run here); "gunicorn CPU/request" gives the
+  same comparison from the CPU the server's processes spent per request (players' requests
+  of every kind, and /healthz/), which depends much less on the load.
 - The client shares the CPU with the server: its own CPU time is printed for each phase, and
   so is the CPU the server (gunicorn's processes) and everything else (PostgreSQL, Redis, other
   jobs on the machine) used meanwhile, from /proc. A busy machine lowers every figure: compare
@@ -985,16 +986,26 @@ def main() -> int:
             loads = {"before": load()}
             print(f"Load average before: {loads['before']}", flush=True)
             phases = {}
-            print(
-                f"Trivial phase: {args.players} clients on /healthz/ for {args.trivial_seconds:g} s"
-            )
-            meter = CpuMeter(server.process.pid)
-            trivial_wall = asyncio.run(trivial_phase(ctx, args.players, args.trivial_seconds))
-            phases["trivial"] = meter.stop() | {"wall": trivial_wall}
-            print(f"Players phase: {args.players} players for {args.seconds:g} s", flush=True)
-            meter = CpuMeter(server.process.pid)
-            play_wall = asyncio.run(players_phase(ctx, args.players, args.seconds))
-            phases["players"] = meter.stop() | {"wall": play_wall}
+            # The trivial view's half before the players and half after: the machine's speed
+            # drifts (other jobs, the host), and the ratio compares the two phases.
+            half = args.trivial_seconds / 2
+            trivial = []
+            for when in ("before", "after"):
+                if when == "after":
+                    print(f"Players phase: {args.players} players for {args.seconds:g} s")
+                    meter = CpuMeter(server.process.pid)
+                    play_wall = asyncio.run(players_phase(ctx, args.players, args.seconds))
+                    phases["players"] = meter.stop() | {"wall": play_wall}
+                print(
+                    f"Trivial phase, {when} the players: {args.players} clients on /healthz/ "
+                    f"for {half:g} s",
+                    flush=True,
+                )
+                meter = CpuMeter(server.process.pid)
+                wall = asyncio.run(trivial_phase(ctx, args.players, half))
+                trivial.append(meter.stop() | {"wall": wall})
+            phases["trivial"] = {name: trivial[0][name] + trivial[1][name] for name in trivial[0]}
+            phases["trivial"]["cores"] = trivial[0]["cores"]
             loads["after"] = load()
         except BaseException as e:
             server.stop()

@@ -9,7 +9,7 @@ a legal move with the ply it was made on. It prints
   it, so the test client's own work is not counted. The same moves are played in three rounds
   and each move's best time counts, as in the engine's benchmark, so that a moment when another
   process had the CPU counts less; the figures over every request follow, for comparison;
-- the size of the board partial that answers a move;
+- the size of the answer to a move (only what it changed: see games/views.py, _render_changes);
 - the bytes of a first visit to a game page: the HTML plus every stylesheet, script and image it
   references, read from our static files (as sent, and gzipped as a server would send them).
 It exits with status 1 when a figure is over its budget.
@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-#: Budgets: the median server time of a move (ms), the largest board partial and the first
+#: Budgets: the median server time of a move (ms), the largest answer to a move and the first
 #: visit (bytes, uncompressed).
 MEDIAN_MS = 15
 PARTIAL_BYTES = 20 * 1024
@@ -200,7 +200,7 @@ def main() -> int:
         f"95th percentile {percentile(all_ms, 0.95):6.2f} ms (all {len(all_ms)}, busy moments too)"
     )
     print(
-        f"Board partial:  median {statistics.median(sizes) / 1024:5.1f} KB   "
+        f"Move answer:    median {statistics.median(sizes) / 1024:5.1f} KB   "
         f"largest {max(sizes) / 1024:5.1f} KB"
     )
     total = sum(size for _what, size, _zipped in visit)
@@ -213,7 +213,7 @@ def main() -> int:
     if median > MEDIAN_MS:
         over.append(f"the median move takes {median:.1f} ms (budget {MEDIAN_MS} ms)")
     if max(sizes) > PARTIAL_BYTES:
-        over.append(f"a board partial is {max(sizes)} bytes (budget {PARTIAL_BYTES})")
+        over.append(f"an answer to a move is {max(sizes)} bytes (budget {PARTIAL_BYTES})")
     if total > FIRST_VISIT_BYTES:
         over.append(f"a first visit is {total} bytes (budget {FIRST_VISIT_BYTES})")
     for problem in over:

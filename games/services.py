@@ -215,6 +215,9 @@ def undo(game: Game | GameRef, ply: int, *, version: int | None = None) -> Outco
     if game.ply == 0:
         raise NothingToUndo
     log = store.read_log(game)
+    if len(log) != game.ply:
+        # Another request (an undo, a restart) changed the log since the game was read.
+        raise StalePly(store.read_game_by_pk(game.pk))
     start = len(log) - 1
     while start > 0 and log[start][1]:
         start -= 1

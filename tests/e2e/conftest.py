@@ -51,13 +51,14 @@ def _new_page(browser, viewport, **options):
     page = context.new_page()
     page.set_default_timeout(10_000)
     # Every page runs under the site's Content Security Policy: anything it blocks (an inline
-    # script or style, a script from elsewhere) and any script error fails the test.
+    # script or style, a script from elsewhere, code htmx would evaluate), any error htmx logs
+    # and any script error fails the test.
     page.blocked = []
     page.on(
         "console",
         lambda m: (
             page.blocked.append(m.text)
-            if m.type == "error" and "Content Security Policy" in m.text
+            if m.type == "error" and ("Content Security Policy" in m.text or "htmx:" in m.text)
             else None
         ),
     )

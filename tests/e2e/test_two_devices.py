@@ -2,9 +2,13 @@
 laptop, the account made there, the game resumed on the phone at the same position and played
 on, and the laptop catching up by itself; then back the other way."""
 
+import time
+
 import pytest
 from django.core.cache import cache
 from playwright.sync_api import expect
+
+from games import views
 
 from .conftest import BOARD, card, layout, moved_on, open_deal, ply, top_card
 
@@ -109,3 +113,46 @@ def test_a_move_from_the_device_that_is_behind_gets_the_current_board(
     expect(phone.locator("#announce")).to_contain_text("The game had moved on")
     expect(phone.locator(BOARD)).to_have_attribute("data-ply", str(at))
     assert layout(phone) == layout(laptop)
+
+
+def test_cards_held_are_not_dropped_by_catching_up(page, live_server):
+    """Two tabs on one game: while cards are held in one, it does not ask whether the game moved
+    on (the answer would replace the board and drop them); put back, it catches up."""
+    first = page
+    open_deal(first, live_server, "forty-thieves", 1)
+    second = first.context.new_page()
+    second.set_default_timeout(10_000)
+    second.blocked = first.blocked
+    second.goto(first.url)
+    card(second, "t8").click()
+    expect(second.locator(BOARD)).to_have_attribute("data-pick", "t8")
+    at = deal(first)
+    second.wait_for_timeout(5_000)  # more than the 3 s between questions
+    expect(second.locator(BOARD)).to_have_attribute("data-pick", "t8")
+    assert ply(second) == 0
+    second.keyboard.press("Escape")
+    expect(second.locator(BOARD)).to_have_attribute("data-ply", str(at), timeout=CATCH_UP_MS)
+    second.close()
+
+
+def test_a_catch_up_answer_that_comes_after_a_move_replaces_the_board(
+    page, live_server, monkeypatch
+):
+    """The page asks whether the game moved on; a move is answered (its answer replaces the
+    question's element out of band) before the question is: that answer still replaces the
+    board whole, not something inside it."""
+    open_deal(page, live_server, "forty-thieves", 1)
+    answer = views._game_or_404
+
+    def late(request, public_id):
+        if request.path.endswith("/poll/"):
+            time.sleep(1.0)  # the move is played meanwhile
+        return answer(request, public_id)
+
+    monkeypatch.setattr(views, "_game_or_404", late)
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # ask now
+    page.wait_for_timeout(100)
+    at = deal(page)
+    page.wait_for_timeout(2_000)
+    expect(page.locator("section#board")).to_have_count(1)
+    expect(page.locator(BOARD)).to_have_attribute("data-ply", str(at))

@@ -1,7 +1,7 @@
 """The board's tags: piles, the table's state, the counters, the poll and the announcement, as
 HTML written in Python for speed."""
 
-from games.board import CardView, PileView, build_board
+from games.board import CardView, PileView, build_board, pile_views
 from games.models import Game
 from games.rules import VARIANTS, card_name, first_position
 from games.templatetags.cards import announcement, game_info, pile, piles, poll, table_state
@@ -106,9 +106,18 @@ class TestAnswerParts:
         assert "<dd data-redeals>1</dd>" in game_info(game, 1, True)
         assert 'id="game-info" hx-swap-oob="true"' in game_info(game, 1, True)
 
-    def test_the_poll_asks_with_the_version(self):
+    def test_the_poll_asks_with_the_version_and_its_answer_replaces_the_board(self):
         html = poll(Game(version=4), "/g/abc/poll/")
         assert 'hx-get="/g/abc/poll/?version=4"' in html and "every 3s" in html
+        assert 'hx-target="#board" hx-swap="outerHTML"' in html
+        # No trigger filter: htmx would have to evaluate it as code, which the policy forbids.
+        assert "[" not in html
+
+    def test_the_stock_is_drawn_again_with_the_waste(self):
+        # Its redeal button depends on whether the waste has cards.
+        position = first_position(VARIANTS["little-forty"], 3)
+        assert [v.pile for v in pile_views(position, ["w", "t2"])] == ["s", "w", "t2"]
+        assert [v.pile for v in pile_views(position, ["t2", "f1"])] == ["f1", "t2"]
 
     def test_the_announcement_escapes_what_it_says(self):
         html = announcement((), 'Moved <b>"x"</b>', "warning")

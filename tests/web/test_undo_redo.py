@@ -2,8 +2,10 @@
 
 import pytest
 
+from games import services, store
 from games.models import Game
 from games.models import Move as MoveRow
+from games.rules import Move
 
 from .conftest import HTMX, find_deal, legal_move, log, post_move, replayed, start, url
 
@@ -93,6 +95,44 @@ class TestUndo:
         post_move(client, game, "deal")
         client.post(url("give_up", game))
         assert undo(client, game).status_code == 409
+
+
+class TestRaces:
+    """Another request lands between what an undo reads and what it writes."""
+
+    def test_an_undo_after_a_restart_it_did_not_see_gets_the_current_board(
+        self, client, game, monkeypatch
+    ):
+        post_move(client, game, "deal")
+        game.refresh_from_db()
+        read_log = store.read_log
+
+        def restarted_first(read: Game):
+            services.restart(Game.objects.get(pk=read.pk))  # the other request, committed
+            return read_log(read)
+
+        monkeypatch.setattr(store, "read_log", restarted_first)
+        with pytest.raises(services.StalePly) as stale:
+            services.undo(game, game.ply)
+        assert stale.value.game.ply == 0
+        game.refresh_from_db()
+        assert game.ply == 0 and log(game) == [] and game.snapshot == replayed(game)
+
+    def test_an_undo_after_a_move_it_did_not_see_writes_nothing(self, client, game, monkeypatch):
+        post_move(client, game, "deal")
+        game.refresh_from_db()
+        read_log = store.read_log
+
+        def moved_first(read: Game):
+            other = Game.objects.get(pk=read.pk)
+            services.play(other, read.ply, Move.parse("deal"), autoplay=False)
+            return read_log(read)
+
+        monkeypatch.setattr(store, "read_log", moved_first)
+        with pytest.raises(services.StalePly):
+            services.undo(game, game.ply)
+        game.refresh_from_db()
+        assert log(game) == ["deal", "deal"] and game.snapshot == replayed(game)
 
 
 class TestRedo:

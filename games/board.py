@@ -198,9 +198,12 @@ def build_board(position: Position, pick: str = "", *, playable: bool = True) ->
 def pile_views(position: Position, names: Iterable[str]) -> list[PileView]:
     """The piles ``names`` ("s", "w", "f3", "t10") of a playable board with nothing picked up,
     drawn as ``build_board`` draws them, in the board's order (stock, waste, foundations,
-    columns). Unknown names are left out."""
+    columns), and the stock with the waste. Unknown names are left out."""
     piles = _Piles(position, "", True)
     wanted = set(names)
+    if "w" in wanted:
+        # The stock's button depends on the waste too: a redeal needs cards there.
+        wanted.add("s")
     views = []
     if "s" in wanted:
         views.append(piles.stock())

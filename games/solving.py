@@ -1,8 +1,9 @@
 """The site side of the solver: hints, "can this still be won?", finishing a game the solver
 has won, and the deals known to be winnable.
 
-Like ``services``, every function that changes a game locks its row first, and a request made
-on an older board (ply or version) is refused with ``StalePly``. The searches themselves run in
+Every function here that changes a game locks its row first (``services._lock``; on SQLite
+the transaction locks the database), and a request made on an older board (ply or version) is
+refused with ``StalePly``. The searches themselves run in
 the background worker (``games.tasks``): asking queues an ``Analysis`` row and a task in the
 same transaction, the task searches the board without holding any lock, and the page asks for
 the answer until it is there. A search is of one board (the game's version): once the game has

@@ -28,7 +28,8 @@ What it guarantees:
   stored game still has that version (else nothing, and False); a move's ply the game already
   has still raises ``IntegrityError``, and nothing is written then.
 
-Only ``games.services`` calls these, inside its transactions, on the default database.
+Only ``games.services`` writes through these (and the views read a game for a page with
+``read_game``), on the default database.
 """
 
 from collections.abc import Callable, Sequence
@@ -106,6 +107,9 @@ def save_play(
     has raises ``IntegrityError``. An action inserts a few rows (a move and the automatic moves
     after it), far below any database's limit of parameters.
     """
+    # Both in one PostgreSQL statement would run in no set order: a ply deleted and inserted
+    # again could clash. No action does both.
+    assert not (rows and after is not None), "an action deletes moves or adds them, not both"
     db = connections[DEFAULT_DB_ALIAS]
     statements = _statements(db)
     update, update_fields = statements.update(tuple(fields), conditional=version is not None)

@@ -364,7 +364,7 @@ def _play(request: HttpRequest, public_id: str, field: str, parsed, service) -> 
     """A move posted as ``field``, read by ``parsed`` (ValueError with a message if garbled),
     played by ``service`` on the board the player saw, then any automatic moves.
 
-    The game is read once, locked, by the service (``GameRef``); only a refusal reads it again.
+    The game is read once, by the service (``GameRef``); only a refusal reads it again.
     """
     seen = _seen(request)
     text = request.POST.get(field, "")
@@ -602,7 +602,7 @@ def _render_changes(request: HttpRequest, outcome: services.Outcome, said: str) 
 
     Only what they changed, all out of band (the headers say to swap nothing else): the
     table's state (ply, version, redo, the new list of legal moves), the piles they touched,
-    the counters, the catch-up poll (it asks with the new version) and the announcement;
+    the counters and the announcement;
     play.js brings the controls up to date from the table's state. A move touches two piles or
     three, so the answer is a fraction of a whole board; it is written by the board's own tags
     (games/templatetags/cards.py) without the template engine, whose own cost was more than
@@ -616,7 +616,6 @@ def _render_changes(request: HttpRequest, outcome: services.Outcome, said: str) 
             cards.table_state(game, card_moves(position), True),
             cards.piles(pile_views(position, outcome.changed), game_url, True),
             cards.game_info(game, redeals, True),
-            cards.poll(game, reverse("games:poll", args=[game.public_id]), True),
             f'<div id="announce" hx-swap-oob="innerHTML">{cards.announcement((), said)}</div>',
         ]
     )

@@ -3,10 +3,10 @@
 ``{% piles views game_url %}`` (and ``{% pile view game_url %}``): piles of the board
 (``games.board.PileView``). A board draws some fifty cards, and the template engine spent about
 50 µs on each card's dozen lookups and escapes; these write the same markup in a few µs.
-``{% table_state %}``, ``{% game_info %}``, ``{% poll %}`` and ``{% announcement %}``: the rest
-of what a move's answer holds (games/views.py builds that answer from these functions alone,
-without a template: the template engine's own cost was a fifth of a move request's). The rest
-of the board stays in games/play.html.
+``{% table_state %}``, ``{% game_info %}`` and ``{% announcement %}``: the rest of what a
+move's answer holds (games/views.py builds that answer from these functions alone, without a
+template: the template engine's own cost was a fifth of a move request's); ``{% poll %}``, the
+catch-up poll. The rest of the board stays in games/play.html.
 
 Each pile is a group (``id="pile-t3"``, ``data-pile="t3"``) holding its cards:
 
@@ -83,14 +83,17 @@ def game_info(game: Game, redeals_left: int | None, oob: bool = False) -> SafeSt
 
 
 @register.simple_tag
-def poll(game: Game, poll_url: str, oob: bool = False) -> SafeString:
-    """Catching up with another device or tab: every few seconds (while the page is in sight
-    and nothing else is under way) ask whether the game moved on past this version."""
+def poll(poll_url: str) -> SafeString:
+    """Catching up with another device or tab: every few seconds, and when the page comes back
+    in sight, ask whether the game moved on. play.js adds the version of the board shown at
+    that moment, and holds the question back while the page is out of sight, a request is
+    under way or cards are held (an htmx trigger filter would do that, but htmx would have to
+    evaluate it as code, which the site's policy forbids). The element stays as it is while
+    moves are played, and its answer (the board as it now is) replaces the board by its id."""
     return mark_safe(
-        f'<div id="poll" hidden data-poll hx-get="{escape(poll_url)}?version={game.version}"'
-        f"{_oob(oob)} "
-        'hx-trigger="every 3s [solitaire.mayPoll()], '
-        'visibilitychange[solitaire.mayPoll()] from:document"></div>'
+        f'<div id="poll" hidden data-poll hx-get="{escape(poll_url)}" '
+        'hx-trigger="every 3s, visibilitychange from:document" '
+        'hx-target="#board" hx-swap="outerHTML"></div>'
     )
 
 

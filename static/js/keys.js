@@ -205,7 +205,7 @@
     if (next) next.focus({ preventScroll: true });
   }
 
-  // A new board, or after a move its new table (and the counters, out of band): the swaps
+  // A new board, or after a move the piles it touched (and the counters, out of band): the swaps
   // may come as several events, so the focus is put back after each and once all settled.
   document.addEventListener("htmx:afterSwap", (event) => {
     const b = game.board();

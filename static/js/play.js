@@ -3,8 +3,8 @@
    double-click sends a card to a foundation. Moves go to the server by htmx, with the ply and
    version of the board they were made on; the server answers with the new board (#board), or
    after a move (an undo, a redo) only what changed, out of band: the table's state
-   (#table-state: ply, version, redo, the legal moves), the piles the move touched, the counters
-   and the poll; and what happened (#announce). Without this script the cards are links
+   (#table-state: ply, version, redo, the legal moves), the piles the move touched and the
+   counters; and what happened (#announce). Without this script the cards are links
    (?pick=t3:2) and the piles get "Put here" buttons, so every move also works by plain page
    loads.
 
@@ -32,6 +32,18 @@
     return document.visibilityState === "visible" && !busy() && !held &&
       !document.querySelector(".drag-ghost");
   }
+
+  // The catch-up poll (#poll) asks with the version of the board shown now, and only when
+  // mayPoll() says so (a trigger filter would do that, but htmx would evaluate it as code).
+  document.addEventListener("htmx:configRequest", (event) => {
+    if (!event.target || event.target.id !== "poll") return;
+    const b = board();
+    if (!b || !mayPoll()) {
+      event.preventDefault();
+      return;
+    }
+    event.detail.parameters.version = b.dataset.version;
+  });
 
   function say(text) {
     const region = document.getElementById("announce");

@@ -49,7 +49,7 @@ class TestMove:
         assert '<input type="hidden" name="ply" value="1">' in html
         assert '<dl class="game-info" id="game-info" hx-swap-oob="true">' in html
         assert re.search(r"<dd data-moves>1</dd>", html)
-        assert f'id="poll" hidden data-poll hx-get="{url("poll", game)}?version=' in html
+        assert 'id="poll"' not in html  # it stays; play.js has it ask with the new version
         assert 'id="undo"' not in html and '<section id="board"' not in html
         # A deal touches the stock and the waste, and nothing else.
         pile = r'<div class="pile [^"]*" id="pile-(\w+)"[^>]*hx-swap-oob="true"'

@@ -84,11 +84,13 @@
     }
   }
 
-  /** A button pressed by key while a request was on its way, or while its answer is settling
+  /** Buttons pressed by key while a request was on its way, or while its answer is settling
       in (htmx readies the new buttons just before "afterSettle": clicked sooner, a button's form
-      would be posted as a plain form and reload the page): pressed once that is over (found
-      again by its id or its pile, since the board it was on is replaced). */
-  let queued = null;
+      would be posted as a plain form and reload the page): pressed in turn once that is over,
+      one per answer (each found again by its id or its pile, since the board it was on may be
+      replaced), so that U pressed five times quickly undoes five moves. */
+  const queued = [];
+  const QUEUE_LIMIT = 20;
   let settling = false;
 
   document.addEventListener("htmx:beforeSwap", (event) => {
@@ -97,20 +99,25 @@
 
   function press(button) {
     if (!button) return;
-    if (game.busy() || settling) {
-      const pile = button.closest("[data-pile]");
-      queued = { id: button.id, pile: pile ? pile.dataset.pile : "" };
-      return;
+    const pile = button.closest("[data-pile]");
+    if (queued.length < QUEUE_LIMIT) {
+      queued.push({ id: button.id, pile: pile ? pile.dataset.pile : "" });
     }
-    if (!button.disabled) button.click();
+    pressQueued();
   }
 
+  /** Press the next queued button that is there and enabled (an undo with nothing left to undo
+      is dropped, and the next one tried). */
   function pressQueued() {
-    if (!queued || game.busy() || settling) return;
-    const { id, pile } = queued;
-    queued = null;
-    const there = pile && game.pileOf(pile);
-    press(id ? document.getElementById(id) : there && there.querySelector("button"));
+    while (queued.length && !game.busy() && !settling) {
+      const { id, pile } = queued.shift();
+      const there = pile && game.pileOf(pile);
+      const button = id ? document.getElementById(id) : there && there.querySelector("button");
+      if (button && !button.disabled) {
+        button.click();
+        return;
+      }
+    }
   }
 
   function toggleHelp() {

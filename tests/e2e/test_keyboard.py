@@ -136,3 +136,21 @@ def test_keys_send_to_a_foundation_and_put_back(page, live_server, screenshots):
     assert first.notation.startswith(f"{pick}-f") and not first.automatic
     assert focused_pile(page) == pick
     screenshots(page, "keyboard-foundation")
+
+
+def test_keys_pressed_faster_than_the_answers_are_each_played(page, live_server):
+    """D four times, then U four times, each without waiting: four deals, then four undos,
+    played one after another as the answers come (none dropped, none stale)."""
+    open_deal(page, live_server)
+    page.locator("h1").click()  # the focus on the page, outside the table
+    for _ in range(4):
+        page.keyboard.press("d")
+    expect(page.locator(BOARD)).to_have_attribute("data-ply", "4")
+    expect(page.locator("#game-info [data-moves]")).to_have_text("4")
+    for _ in range(4):
+        page.keyboard.press("u")
+    expect(page.locator(BOARD)).to_have_attribute("data-ply", "0")
+    expect(page.locator("#undo")).to_be_disabled()
+    expect(page.locator("#announce")).not_to_contain_text("moved on")
+    game = Game.objects.get()
+    assert (game.ply, game.undo_count) == (0, 4)

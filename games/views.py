@@ -536,7 +536,7 @@ def _act(request: HttpRequest, game: Game | services.GameRef, action) -> HttpRes
         return _refuse(request, _read(request, game), str(e), 409)
     said = " ".join(outcome.said)
     if request.htmx and outcome.changed is not None:
-        return _render_changes(request, outcome, said)
+        return _render_changes(outcome, said)
     return _answer(request, outcome.game, said, position=outcome.position)
 
 
@@ -597,16 +597,15 @@ def _render(
     return response
 
 
-def _render_changes(request: HttpRequest, outcome: services.Outcome, said: str) -> HttpResponse:
+def _render_changes(outcome: services.Outcome, said: str) -> HttpResponse:
     """The htmx answer to moves played or taken back on a game that stays in play.
 
     Only what they changed, all out of band (the headers say to swap nothing else): the
     table's state (ply, version, redo, the new list of legal moves), the piles they touched,
-    the counters and the announcement;
-    play.js brings the controls up to date from the table's state. A move touches two piles or
-    three, so the answer is a fraction of a whole board; it is written by the board's own tags
-    (games/templatetags/cards.py) without the template engine, whose own cost was more than
-    the rest of the answer's.
+    the counters and the announcement; play.js brings the controls up to date from the
+    table's state. A move touches two piles or three, so the answer is a fraction of a whole
+    board; it is written by the board's own tags (games/templatetags/cards.py) without the
+    template engine, whose own cost was more than the rest of the answer's.
     """
     game, position = outcome.game, outcome.position
     game_url = _game_url(game)

@@ -208,15 +208,15 @@ def send_to_foundation(
 def undo(game: Game | GameRef, ply: int, *, version: int | None = None) -> Outcome:
     """Take back the player's last move and the automatic moves that followed it.
 
-    The log is read after the game: if a move came between the two reads, the game's version
-    moved on too, and the write (conditional on the version read) does nothing.
+    The log is read after the game. If another request changed the game between the two
+    reads, either the log no longer holds the game's ply of moves (a stale board at once), or
+    the write, conditional on the version read, does nothing (a stale board then).
     """
     game = _read(game, ply, version)
     if game.ply == 0:
         raise NothingToUndo
     log = store.read_log(game)
     if len(log) != game.ply:
-        # Another request (an undo, a restart) changed the log since the game was read.
         raise StalePly(store.read_game_by_pk(game.pk))
     start = len(log) - 1
     while start > 0 and log[start][1]:

@@ -28,6 +28,9 @@ def open_near_win(page, live_server, moves_left: int = 20) -> None:
     page.locator("#id_text").fill(near.to_json())
     page.get_by_role("button", name="Start this game").click()
     expect(page.locator(BOARD)).to_have_attribute("data-variant", "indian")
+    # The board is there before the page's scripts have run: a click sooner would post the
+    # hint's form as a plain form (the page without JavaScript).
+    page.wait_for_load_state()
 
 
 def test_a_hint_is_highlighted_then_out_of_date_and_a_win_is_finished(
@@ -77,6 +80,8 @@ def test_a_game_that_cannot_be_won_is_told_so(page, live_server):
     page.goto(f"{live_server.url}/import/")
     page.locator("#id_text").fill(near.to_json())
     page.get_by_role("button", name="Start this game").click()
+    expect(page.locator(BOARD)).to_have_attribute("data-variant", record.variant)
+    page.wait_for_load_state()  # the scripts have run (see open_near_win)
     page.locator("#can-win").click()
     expect(page.locator("#assist")).to_contain_text("Thinking")
     run_worker()

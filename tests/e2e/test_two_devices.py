@@ -35,6 +35,7 @@ def deal(page) -> int:
 def resume(page) -> None:
     page.get_by_role("link", name="Resume Forty Thieves, deal 1").click()
     expect(page.locator(BOARD)).to_have_attribute("data-variant", "forty-thieves")
+    page.wait_for_load_state()  # the page's scripts have run: clicks play by htmx
 
 
 def test_a_game_follows_its_player_to_a_second_device(page, phone_page, live_server, screenshots):

@@ -120,8 +120,6 @@ class BoardView:
     waste: PileView
     foundations: list[PileView]
     columns: list[PileView]
-    #: "deal", "redeal" or "" (neither is possible): what clicking the stock does.
-    stock_move: str
     redeals_left: int
     has_redeals: bool
     #: Every legal move of a card, in the notation, space-separated ("t3:2-t7 w-f1"): where each
@@ -132,7 +130,7 @@ class BoardView:
 
     @property
     def redeals_shown(self) -> int | None:
-        """The redeals left, in a game with redeals (None in the others)."""
+        """As ``redeals_shown(position)``, for the templates."""
         return self.redeals_left if self.has_redeals else None
 
     @property
@@ -154,6 +152,11 @@ def legal_targets(position: Position) -> dict[str, list[str]]:
     return targets
 
 
+def redeals_shown(position: Position) -> int | None:
+    """The redeals left, in a game with redeals (None in the others): what the counters show."""
+    return position.redeals_left if position.variant.redeals else None
+
+
 def card_moves(position: Position) -> str:
     """Every legal move of a card (not a deal or a redeal), space-separated, in the notation."""
     moves = position.legal_moves()
@@ -166,15 +169,13 @@ def build_board(position: Position, pick: str = "", *, playable: bool = True) ->
     On a board that is not ``playable`` (a finished game) no card can be picked up.
     """
     piles = _Piles(position, pick, playable)
-    count = len(position.columns)
     board = BoardView(
         piles.stock(),
         piles.waste(),
         [piles.foundation(i) for i in range(len(position.foundations))],
-        [piles.column(j) for j in range(count)],
-        piles.stock_move(),
+        [piles.column(j) for j in range(len(position.columns))],
         position.redeals_left,
-        position.variant.redeals > 0,
+        redeals_shown(position) is not None,
         moves=card_moves(position) if playable else "",
     )
     if pick:
@@ -232,6 +233,7 @@ class _Piles:
         return CardView(card, pick_text, picked)
 
     def stock_move(self) -> str:
+        """What clicking the stock does: "deal", "redeal", or "" (neither is possible)."""
         position = self.position
         if not self.playable:
             return ""

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from . import charts, services, solving, stats, store
-from .board import build_board, card_moves, picks, pile_views
+from .board import build_board, card_moves, picks, pile_views, redeals_shown
 from .describe import play_and_describe, spell_cards
 from .forms import RANDOM_DEALS, NewGameForm, RecordForm, parse_deal_number
 from .guide import BUILD_WORDS, DETAILS, PYSOLFC, SUMMARIES, layout
@@ -609,12 +609,11 @@ def _render_changes(outcome: services.Outcome, said: str) -> HttpResponse:
     """
     game, position = outcome.game, outcome.position
     game_url = _game_url(game)
-    redeals = position.redeals_left if position.variant.redeals else None
     html = "\n".join(
         [
             cards.table_state(game, card_moves(position), True),
             cards.piles(pile_views(position, outcome.changed), game_url, True),
-            cards.game_info(game, redeals, True),
+            cards.game_info(game, redeals_shown(position), True),
             f'<div id="announce" hx-swap-oob="innerHTML">{cards.announcement((), said)}</div>',
         ]
     )

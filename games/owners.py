@@ -2,6 +2,8 @@
 
 from dataclasses import dataclass
 
+from django.contrib.sessions.backends.base import SessionBase
+from django.contrib.sessions.backends.db import SessionStore as DatabaseSession
 from django.http import HttpRequest
 
 
@@ -13,6 +15,16 @@ class Owner:
     @property
     def is_known(self) -> bool:
         return self.user is not None or bool(self.session_key)
+
+    def owns(self, game) -> bool:
+        """Whether ``game`` is one of this owner's, as ``Game.objects.owned_by`` says."""
+        if self.user is not None:
+            return game.owner_id == self.user.pk
+        return (
+            bool(self.session_key)
+            and game.owner_id is None
+            and (game.session_key == self.session_key)
+        )
 
 
 def owner_of(request: HttpRequest, *, create: bool = False) -> Owner:
@@ -28,3 +40,26 @@ def owner_of(request: HttpRequest, *, create: bool = False) -> Owner:
     if session.session_key is None and create:
         session.save()
     return Owner(session_key=session.session_key or "")
+
+
+def session_to_read(request: HttpRequest) -> SessionBase | None:
+    """The request's session, if it is still to be read and a read of the database can bring
+    it along (the database engines: ``db``, ``cached_db``); else None."""
+    session = getattr(request, "session", None)
+    if isinstance(session, DatabaseSession) and not session.accessed and session.session_key:
+        return session
+    return None
+
+
+def preload_session(session: SessionBase, data: str | None) -> None:
+    """Give ``session`` the data read for it with a game (``store.read_game_and_session``), as
+    its engine's ``load`` would have read it: decoded, or when it is not stored (or expired)
+    empty and without a key. Reading it afterwards costs no round trip to the cache or the
+    database. (Django has no public way to do this: ``SessionBase._get_session`` keeps what
+    ``load`` returned in ``_session_cache``.)
+    """
+    if data is None:
+        session._session_key = None
+        session._session_cache = {}
+    else:
+        session._session_cache = session.decode(data)

@@ -85,11 +85,14 @@ class StalePly(GameError):
 
 @dataclass(frozen=True)
 class GameRef:
-    """A game named by its owner and public id, not yet read: the action's locking read is the
-    only query for it (``Game.DoesNotExist`` when the owner has no such game)."""
+    """A game named by its owner and public id, not yet read: the action's read is the only
+    query for it (``Game.DoesNotExist`` when the owner has no such game); or with ``game``, the
+    owner's game as the caller has just read it (without a lock), which an action that needs no
+    lock takes as its read."""
 
     owner: Owner
     public_id: str
+    game: Game | None = None
 
 
 #: Whether automatic moves follow a move: a setting, or a function of the game type.
@@ -302,7 +305,10 @@ def _read(
     says it) is not: the same ply after an undo and another move is another board.
     """
     if isinstance(game, GameRef):
-        game = store.read_game(game.owner, game.public_id, lock=lock)
+        if game.game is not None and not lock:
+            game = game.game
+        else:
+            game = store.read_game(game.owner, game.public_id, lock=lock)
     else:
         game = store.read_game_by_pk(game.pk, lock=lock)
     if game.is_finished:
@@ -365,10 +371,11 @@ def _save(
     _tick(game, now)
     if game.first_move_at is None and position.moves:
         game.first_move_at = now
-    game.snapshot = position.text()
+    # The status asks for the legal moves: once, for the snapshot and the game alike.
+    game.status = position.status
+    game.snapshot = position.text(status=game.status)
     game.ply = position.moves
     game.version += 1
-    game.status = position.status
     # A stuck game has finished until an undo or a restart brings it back to playing: the
     # statistics count it as lost, and its streaks run in the order games finished.
     game.finished_at = None if game.status == Game.Status.PLAYING else now

@@ -32,14 +32,17 @@ Only ``games.services`` writes through these (and the views read a game for a pa
 ``read_game``), on the default database.
 """
 
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import FETCH_ONE, Field
+from django.db.backends.utils import CursorWrapper
+from django.db.models import FETCH_ONE, Field, Model
 from django.db.models.expressions import Col
 from django.db.transaction import TransactionManagementError
+from django.utils import timezone
 
 from .models import Game, Move
 from .owners import Owner
@@ -73,6 +76,28 @@ def read_game(owner: Owner, public_id: str, *, lock: bool = False) -> Game:
     raise _not_found()
 
 
+def read_game_and_session(
+    public_id: str, session_key: str, session_model: type[Model]
+) -> tuple[Game | None, str | None]:
+    """The game ``public_id`` whoever owns it (None if there is none), and the encoded data of
+    the session ``session_key`` if it is stored and unexpired (None if not), in one statement.
+
+    A request that names a game reads its session too (who the player is), and both live in
+    this database with the sessions' database engines: one round trip instead of two. The
+    caller decides whether the session's player owns the game (``Owner.owns``).
+    """
+    db = connections[DEFAULT_DB_ALIAS]
+    statements = _statements(db)
+    sql = statements.with_session.get(session_model)
+    if sql is None:
+        sql = statements.with_session.setdefault(session_model, statements.read_with(session_model))
+    expire = session_model._meta.get_field("expire_date").get_db_prep_value(timezone.now(), db)
+    cursor = _cursor(db)
+    cursor.execute(sql, [public_id, session_key, expire])
+    data, *row = cursor.fetchone()
+    return (None if row[0] is None else statements.game(db, row)), data
+
+
 def read_game_by_pk(pk: int, *, lock: bool = False) -> Game:
     """The game ``pk``; ``lock``: its row locked until the transaction ends
     (``Game.DoesNotExist`` if it is gone)."""
@@ -84,9 +109,9 @@ def read_game_by_pk(pk: int, *, lock: bool = False) -> Game:
 def read_log(game: Game) -> list[tuple[str, bool]]:
     """The game's moves in order: each one's notation and whether it was automatic."""
     db = connections[DEFAULT_DB_ALIAS]
-    with db.cursor() as cursor:
-        cursor.execute(_statements(db).log, [game.pk])
-        return [(notation, bool(automatic)) for notation, automatic in cursor.fetchall()]
+    cursor = _cursor(db)
+    cursor.execute(_statements(db).log, [game.pk])
+    return [(notation, bool(automatic)) for notation, automatic in cursor.fetchall()]
 
 
 def save_play(
@@ -127,11 +152,12 @@ def save_play(
             parts.append(f", moved AS ({insert})")
             more += insert_params
         parts.append(" SELECT count(*) FROM updated")
-        with db.cursor() as cursor:
-            cursor.execute("".join(parts), params + more)
-            written = cursor.fetchone()[0]
+        cursor = _cursor(db)
+        cursor.execute("".join(parts), params + more)
+        written = cursor.fetchone()[0]
     elif rows or after is not None:
-        with transaction.atomic(using=db.alias), db.cursor() as cursor:
+        with transaction.atomic(using=db.alias):
+            cursor = _cursor(db)
             cursor.execute(update, params)
             written = cursor.rowcount
             if written == 1 and after is not None:
@@ -139,9 +165,9 @@ def save_play(
             if written == 1 and rows:
                 cursor.execute(*statements.insert(db, game, rows))
     else:
-        with db.cursor() as cursor:
-            cursor.execute(update, params)
-            written = cursor.rowcount
+        cursor = _cursor(db)
+        cursor.execute(update, params)
+        written = cursor.rowcount
     if written != 1 and version is None:
         # As save(update_fields=...) says it: the row was deleted under the game.
         raise DatabaseError("Save with update_fields did not affect any rows.")
@@ -184,6 +210,8 @@ class _Statements:
         self.of_user = (of_user, of_user + lock)
         self.of_guest = (of_guest, of_guest + lock)
         self.version = quote(game.get_field("version").column)
+        self.public_id = public_id
+        self.with_session: dict[type[Model], str] = {}
 
         move = Move._meta
         self.move_fields = [move.get_field(name) for name in ("game", *NewMove._fields)]
@@ -216,16 +244,41 @@ class _Statements:
             raise TransactionManagementError(
                 "select_for_update cannot be used outside of a transaction."
             )
-        with db.cursor() as cursor:
-            cursor.execute(sql, params)
-            row = cursor.fetchone()
+        cursor = _cursor(db)
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
         if row is None:
             raise _not_found()
+        return self.game(db, row)
+
+    def game(self, db: BaseDatabaseWrapper, row: Sequence[Any]) -> Game:
+        """The game a row of its columns (in the order of ``attnames``) stands for, as the ORM
+        would build it."""
         values = list(row)
         for i, col, converters in self.converters:
             for convert in converters:
                 values[i] = convert(values[i], col, db)
         return Game.from_db(db.alias, self.attnames, values, fetch_mode=FETCH_ONE)
+
+    def read_with(self, session_model: type[Model]) -> str:
+        """The statement of ``read_game_and_session``: a row whatever is found (the one-row
+        table ``one``), the session's data, then the game's columns (NULL if there is none)."""
+        quote = self.quote
+        session = session_model._meta
+        data, key, expire = (
+            quote(session.get_field(name).column)
+            for name in ("session_data", "session_key", "expire_date")
+        )
+        return (
+            f"SELECT session.{data}, {self.columns_of('game')} FROM (SELECT 1 AS one) AS one "
+            f"LEFT JOIN {self.table} AS game ON game.{self.public_id} = %s "
+            f"LEFT JOIN {quote(session.db_table)} AS session "
+            f"ON session.{key} = %s AND session.{expire} > %s"
+        )
+
+    def columns_of(self, alias: str) -> str:
+        """The game's columns, in the order of ``attnames``, of the table named ``alias``."""
+        return ", ".join(f"{alias}.{self.quote(f.column)}" for f in Game._meta.concrete_fields)
 
     def insert(
         self, db: BaseDatabaseWrapper, game: Game, rows: Sequence[NewMove]
@@ -276,6 +329,32 @@ def _statements(db: BaseDatabaseWrapper) -> _Statements:
     if statements is None:
         statements = _BUILT.setdefault(db.vendor, _Statements(db))
     return statements
+
+
+def _cursor(db: BaseDatabaseWrapper) -> CursorWrapper:
+    """A cursor of ``db``'s current connection, kept for the next statement.
+
+    Opening and closing a cursor for each statement cost as much CPU as running the statement
+    (on PostgreSQL, a cursor's first query also sets it up). A connection's cursor stays
+    as long as the connection does; a new connection (Django closes old ones between
+    requests) gets a new cursor. While queries are being logged (DEBUG,
+    ``CaptureQueriesContext``) each statement gets its own cursor, which logs it.
+    """
+    if db.queries_logged:
+        return db.cursor()
+    kept = _KEPT.get(db)
+    if kept is not None and kept[0] is db.connection and db.connection is not None:
+        return kept[1]
+    cursor = db.cursor()  # connects, if need be
+    _KEPT[db] = (db.connection, cursor)
+    return cursor
+
+
+#: Each connection handler's kept cursor, with the connection it belongs to (connection
+#: handlers are per thread, so each thread has its own).
+_KEPT: "weakref.WeakKeyDictionary[BaseDatabaseWrapper, tuple[Any, CursorWrapper]]" = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _not_found() -> Game.DoesNotExist:

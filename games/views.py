@@ -11,13 +11,13 @@ moved on in another window) is not an error: the current board comes back with a
 import json
 import secrets
 from collections import defaultdict
-from functools import partial
+from functools import lru_cache, partial
 
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
@@ -32,7 +32,7 @@ from .forms import RANDOM_DEALS, NewGameForm, RecordForm, parse_deal_number
 from .guide import BUILD_WORDS, DETAILS, PYSOLFC, SUMMARIES, layout
 from .models import Game
 from .models import Move as MoveRow
-from .owners import owner_of
+from .owners import owner_of, preload_session, session_to_read
 from .rules import MAX_DEAL, VARIANTS, IllegalMove, Move, MoveSyntaxError, Record, RecordError
 from .rules import replay as replay_record
 from .templatetags import cards
@@ -49,6 +49,8 @@ MY_GAMES_FINISHED = 30
 ACTIONS = ("move", "to_foundation", "undo", "redo", "restart", "give_up", "autoplay", "poll")
 #: The actions the table and the poll of a move's answer name.
 TABLE_ACTIONS = ("move", "poll")
+#: A game id that stands for any in a reversed URL (_game_url).
+GAME_ID_MARK = "GameId"
 #: How many games a page of the history lists.
 HISTORY_PAGE = 50
 #: The replay viewer's speeds: seconds a move stays in sight, the default first.
@@ -375,7 +377,7 @@ def _play(request: HttpRequest, public_id: str, field: str, parsed, service) -> 
         what = parsed(text)
     except ValueError as e:
         return _refuse(request, _game_or_404(request, public_id), str(e), 400)
-    game = services.GameRef(owner_of(request), public_id)
+    game = _fresh(request, public_id)
     autoplay = partial(_autoplay, request)
     return _act(request, game, lambda: service(game, ply, what, autoplay=autoplay, version=version))
 
@@ -386,7 +388,7 @@ def undo(request: HttpRequest, public_id: str) -> HttpResponse:
     if seen is None:
         return _garbled(request, _game_or_404(request, public_id))
     ply, version = seen
-    game = services.GameRef(owner_of(request), public_id)
+    game = _fresh(request, public_id)
     return _act(request, game, lambda: services.undo(game, ply, version=version))
 
 
@@ -396,7 +398,7 @@ def redo(request: HttpRequest, public_id: str) -> HttpResponse:
     if seen is None:
         return _garbled(request, _game_or_404(request, public_id))
     ply, version = seen
-    game = services.GameRef(owner_of(request), public_id)
+    game = _fresh(request, public_id)
     return _act(request, game, lambda: services.redo(game, ply, version=version))
 
 
@@ -438,11 +440,29 @@ def _echo(text: str) -> str:
 
 
 def _game_or_404(request: HttpRequest, public_id: str) -> Game:
-    """The player's game ``public_id`` (read as the moves read it: games/store.py), or 404."""
+    """The player's game ``public_id`` (read as the moves read it: games/store.py), or 404.
+
+    While the player's session is still to be read from the database, it is read with the game,
+    in one statement, and who owns the game is then checked here.
+    """
+    session = session_to_read(request)
+    if session is not None:
+        game, data = store.read_game_and_session(public_id, session.session_key, session.model)
+        preload_session(session, data)
+        if game is not None and owner_of(request).owns(game):
+            return game
+        raise Http404(_("There is no such game."))
     try:
         return store.read_game(owner_of(request), public_id)
     except Game.DoesNotExist:
         raise Http404(_("There is no such game.")) from None
+
+
+def _fresh(request: HttpRequest, public_id: str) -> services.GameRef:
+    """The player's game ``public_id`` as a move, an undo or a redo takes it: read now (404 if
+    the player has none), not read again by the service."""
+    game = _game_or_404(request, public_id)
+    return services.GameRef(owner_of(request), public_id, game)
 
 
 def _read(request: HttpRequest, game: Game | services.GameRef) -> Game:
@@ -480,7 +500,21 @@ def _download(text: str, name: str) -> HttpResponse:
 
 
 def _game_url(game: Game) -> str:
-    return reverse("games:game", args=[game.public_id])
+    """The game's page: its id between the two halves of the reversed URL (a move's answer
+    needs it; ``reverse`` cost a tenth of that answer)."""
+    before, after = _game_url_around(get_script_prefix(), get_urlconf())
+    return f"{before}{game.public_id}{after}"
+
+
+@lru_cache(maxsize=8)
+def _game_url_around(script_prefix: str, urlconf: object) -> tuple[str, str]:
+    """What comes before and after a game's id in its URL, for this script prefix and URLconf.
+
+    A game id is written into its URL as it is (``GameIdConverter``: URL-safe characters only).
+    """
+    url = reverse("games:game", args=[GAME_ID_MARK])
+    before, _mark, after = url.rpartition(GAME_ID_MARK)
+    return before, after
 
 
 def _go(request: HttpRequest, url: str) -> HttpResponse:
@@ -535,9 +569,15 @@ def _act(request: HttpRequest, game: Game | services.GameRef, action) -> HttpRes
     except services.GameError as e:
         return _refuse(request, _read(request, game), str(e), 409)
     said = " ".join(outcome.said)
-    if request.htmx and outcome.changed is not None:
+    if _from_htmx(request) and outcome.changed is not None:
         return _render_changes(outcome, said)
     return _answer(request, outcome.game, said, position=outcome.position)
+
+
+def _from_htmx(request: HttpRequest) -> bool:
+    """``bool(request.htmx)``, from the header itself: ``request.htmx`` parses every header of
+    the request into ``request.headers`` first, a cost a move's answer need not pay."""
+    return request.META.get("HTTP_HX_REQUEST") == "true"
 
 
 def _answer(request: HttpRequest, game: Game, said: str, *, level="success", position=None):

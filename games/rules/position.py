@@ -449,12 +449,13 @@ class Position:
 
     # -- text -------------------------------------------------------------------------------
 
-    def text(self) -> str:
-        """The position in NOTATION.md's text form (no trailing newline)."""
+    def text(self, *, status: str | None = None) -> str:
+        """The position in NOTATION.md's text form (no trailing newline); ``status``: its
+        status, when the caller has just worked it out."""
         lines = [
             f"variant: {self.variant.id}",
             f"deal: {self.deal}",
-            f"status: {self.status}",
+            f"status: {status or self.status}",
             f"moves: {self.moves}",
             f"redeals-left: {self.redeals_left}",
             _pile_line("s", self.stock),

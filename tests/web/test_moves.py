@@ -1,10 +1,15 @@
 """Playing moves: htmx and plain form posts, every kind of bad input, automatic moves."""
 
 import re
+from datetime import timedelta
 
 import pytest
+from django.contrib.sessions.models import Session
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from games.models import Game
 from games.models import Move as MoveRow
@@ -198,6 +203,28 @@ class TestMove:
         response = other_client.post(url("move", game), {"move": "deal", "ply": 0}, headers=HTMX)
         assert response.status_code == 404
         assert log(game) == []
+
+    def test_a_guest_whose_session_has_expired_owns_the_game_no_more(self, client, game):
+        """The session is read with the game (one statement): an expired one is no session."""
+        Session.objects.filter(pk=client.session.session_key).update(
+            expire_date=timezone.now() - timedelta(seconds=1)
+        )
+        response = post_move(client, game, "deal")
+        assert response.status_code == 404
+        assert log(game) == []
+
+    def test_a_move_reads_the_session_with_the_game(self, client, game):
+        """A move costs two statements: the game with the session, then the write (the moves
+        and the game in one statement on PostgreSQL), and no read of the session alone."""
+        data = {"move": "deal", "ply": 0, "version": game.version}
+        with CaptureQueriesContext(connection) as queries:
+            assert client.post(url("move", game), data, headers=HTMX).status_code == 200
+        sql = [q["sql"] for q in queries.captured_queries]
+        assert "django_session" in sql[0] and "games_game" in sql[0]
+        assert not any("django_session" in q for q in sql[1:])
+        if connection.vendor == "postgresql":
+            assert len(sql) == 2
+        assert log(game) == ["deal"]
 
     def test_get_is_not_allowed(self, client, game):
         assert client.get(url("move", game)).status_code == 405

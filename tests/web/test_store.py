@@ -8,6 +8,8 @@ DATABASE_URL, on PostgreSQL: the statements and the converters differ between th
 from datetime import datetime, timedelta
 
 import pytest
+from django.contrib.sessions.backends.db import SessionStore
+from django.contrib.sessions.models import Session
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import FETCH_ONE
 from django.test.utils import CaptureQueriesContext
@@ -128,6 +130,61 @@ class TestReadGame:
         game = played(GUEST)
         orm = list(game.moves.order_by("ply").values_list("notation", "automatic"))
         assert len(orm) > 5 and store.read_log(game) == orm
+
+
+class TestReadGameAndSession:
+    """The game and the session in one statement: what each would read alone."""
+
+    def session(self, **data) -> SessionStore:
+        session = SessionStore()
+        session.update(data)
+        session.save()
+        return session
+
+    def test_both_read_as_the_orm_and_the_session_engine_read_them(self, django_assert_num_queries):
+        session = self.session(autoplay={"limited": False})
+        game = played(Owner(session_key=session.session_key))
+        with django_assert_num_queries(1):
+            read, data = store.read_game_and_session(game.public_id, session.session_key, Session)
+        assert_same_game(read, Game.objects.get(pk=game.pk))
+        assert SessionStore().decode(data) == {"autoplay": {"limited": False}}
+
+    def test_a_game_is_read_whoever_owns_it(self):
+        """Ownership is the caller's to check (Owner.owns): the statement reads by id alone."""
+        session = self.session()
+        game = played(Owner(user=make_user("alice")))
+        read, data = store.read_game_and_session(game.public_id, session.session_key, Session)
+        assert read.pk == game.pk and data is not None
+
+    def test_a_missing_game_still_reads_the_session(self):
+        session = self.session(x=1)
+        read, data = store.read_game_and_session("no-such-game", session.session_key, Session)
+        assert read is None and SessionStore().decode(data) == {"x": 1}
+
+    def test_an_expired_or_unknown_session_reads_as_none(self):
+        session = self.session(x=1)
+        game = played(Owner(session_key=session.session_key))
+        Session.objects.filter(pk=session.session_key).update(
+            expire_date=timezone.now() - timedelta(seconds=1)
+        )
+        for key in (session.session_key, "no-such-session-key"):
+            read, data = store.read_game_and_session(game.public_id, key, Session)
+            assert read.pk == game.pk and data is None
+
+
+class TestOwns:
+    def test_owns_says_what_owned_by_says(self):
+        alice, bob = Owner(user=make_user("alice")), Owner(user=make_user("bob"))
+        other_guest, nobody = Owner(session_key="another-guest"), Owner()
+        games = [played(alice), played(GUEST)]
+        # A game with an owner whose session key matches a guest's is still not the guest's.
+        games.append(played(alice))
+        Game.objects.filter(pk=games[-1].pk).update(session_key=GUEST.session_key)
+        for owner in (alice, bob, GUEST, other_guest, nobody):
+            for game in games:
+                game = Game.objects.get(pk=game.pk)
+                expected = Game.objects.owned_by(owner).filter(pk=game.pk).exists()
+                assert owner.owns(game) is expected, (owner, game.owner_id, game.session_key)
 
 
 @pytest.mark.django_db(transaction=True)

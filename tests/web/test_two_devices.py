@@ -204,13 +204,13 @@ class TestPoll:
         assert len(others) <= 2
         assert all(q.lstrip().upper().startswith("SELECT") for q in sql)
 
-    def test_a_guests_poll_costs_the_session_and_the_game(self, client, settings):
+    def test_a_guests_poll_reads_the_session_with_the_game_in_one_query(self, client):
         game = start(client)
         with CaptureQueriesContext(connection) as queries:
             assert poll(client, game, game.version).status_code == 204
-        # With Redis (REDIS_URL) the session is read from the cache, not the database.
-        cached = settings.SESSION_ENGINE.endswith("cached_db")
-        assert len(queries) == (1 if cached else 2)
+        # The session is read with the game (from the database, not from the cache).
+        assert len(queries) == 1
+        assert "django_session" in queries[0]["sql"] and "games_game" in queries[0]["sql"]
 
 
 class TestMovesAtTheSameInstant:

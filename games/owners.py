@@ -1,6 +1,8 @@
 """Who owns a game: a signed-in user, or a guest known by their session key."""
 
+import copy
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django.contrib.sessions.backends.base import SessionBase
 from django.contrib.sessions.backends.db import SessionStore as DatabaseSession
@@ -62,4 +64,12 @@ def preload_session(session: SessionBase, data: str | None) -> None:
         session._session_key = None
         session._session_cache = {}
     else:
-        session._session_cache = session.decode(data)
+        session._session_cache = copy.deepcopy(_decoded(type(session), data))
+
+
+@lru_cache(maxsize=4096)
+def _decoded(engine: type[SessionBase], data: str) -> dict:
+    """``engine().decode(data)``, kept: a session's data changes seldom and each request reads
+    it, and checking its signature cost a twentieth of a move. The same text always decodes
+    to the same data (the signature has no age); callers get a copy of it."""
+    return engine().decode(data)

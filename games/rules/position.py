@@ -44,6 +44,7 @@ class Position:
 
     __slots__ = (
         "_accepts",
+        "_legal",
         "_parents",
         "base_moves",
         "columns",
@@ -85,6 +86,8 @@ class Position:
         self.home = sum(len(f) for f in foundations)
         self._accepts = ACCEPTS[variant.build]
         self._parents = PARENTS[variant.build]
+        #: The legal moves, once asked for, until the position changes (apply, undo).
+        self._legal: tuple[Move, ...] | None = None
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -262,7 +265,17 @@ class Position:
         return None
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move, in a stable order."""
+        """Every legal move, in a stable order.
+
+        Worked out once for a position, however often it is asked for (its status, the moves
+        the board offers and the automatic moves all ask) until the position changes.
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = tuple(self._legal_moves())
+        return list(legal)
+
+    def _legal_moves(self) -> list[Move]:
         if self.home == ALL_HOME:
             return []
         variant = self.variant
@@ -376,6 +389,7 @@ class Position:
 
     def apply(self, move: Move) -> None:
         """Apply a move already known to be legal (a search's inner loop)."""
+        self._legal = None
         src, dst, count = move
         if src == STOCK:
             stock, waste = self.stock, self.waste
@@ -417,6 +431,7 @@ class Position:
     def undo(self) -> Move:
         """Take back the last move and return it; IndexError when there is none."""
         move, extra = self.history.pop()
+        self._legal = None
         src, dst, count = move
         if src == STOCK:
             stock, waste = self.stock, self.waste

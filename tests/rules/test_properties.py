@@ -170,3 +170,24 @@ def test_movable_is_the_longest_run_any_legal_move_could_take(game, number, data
         if col:
             too_many = Move(COLUMN + j, COLUMN + (j + 1) % len(position.columns), movable + 1)
             assert position.check(too_many) is not None
+
+
+@common
+@given(game=games, number=deal_numbers, data=st.data())
+def test_the_legal_moves_kept_for_a_position_follow_every_change_to_it(game, number, data):
+    """legal_moves is worked out once per position: after each play and each undo it is
+    still what a fresh copy of the position (nothing kept) works out."""
+    position = first_position(VARIANTS[game], number)
+    for _ in range(60):
+        legal = position.legal_moves()
+        assert legal == position.copy().legal_moves()
+        legal.clear()  # what a caller does to its list does not reach the position's
+        assert position.legal_moves() == position.copy().legal_moves()
+        if not position.legal_moves():
+            break
+        moves = position.legal_moves()
+        position.play(moves[data.draw(st.integers(0, len(moves) - 1))])
+        if data.draw(st.booleans(), label="undo"):
+            position.undo()
+            assert position.legal_moves() == position.copy().legal_moves()
+            position.play(moves[data.draw(st.integers(0, len(moves) - 1))])

@@ -18,7 +18,7 @@ from django.utils import timezone
 from games import services, store
 from games.models import Game
 from games.models import Move as MoveRow
-from games.owners import Owner
+from games.owners import Owner, preload_session
 from games.rules import Record
 
 from .conftest import long_moves, stuck_record
@@ -170,6 +170,29 @@ class TestReadGameAndSession:
         for key in (session.session_key, "no-such-session-key"):
             read, data = store.read_game_and_session(game.public_id, key, Session)
             assert read.pk == game.pk and data is None
+
+
+class TestPreloadSession:
+    def test_a_preloaded_session_reads_as_if_loaded_and_each_has_its_own_data(
+        self, django_assert_num_queries
+    ):
+        stored = SessionStore()
+        stored["autoplay"] = {"limited": False}
+        stored.save()
+        data = Session.objects.get(pk=stored.session_key).session_data
+        first, second = SessionStore(stored.session_key), SessionStore(stored.session_key)
+        with django_assert_num_queries(0):
+            preload_session(first, data)
+            preload_session(second, data)
+            first["autoplay"]["limited"] = True
+            assert second["autoplay"] == {"limited": False}
+        assert first.session_key == stored.session_key
+
+    def test_no_data_is_no_session_as_loading_a_missing_one_is(self):
+        session = SessionStore("a-key-that-was-never-stored")
+        preload_session(session, None)
+        assert session.session_key is None and dict(session.items()) == {}
+        assert dict(SessionStore("a-key-that-was-never-stored").items()) == {}
 
 
 class TestOwns:

@@ -132,7 +132,9 @@ if os.environ.get("REDIS_URL"):
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # Sessions live in the database (a guest's games hang on theirs); with Redis they are read
-# from the cache, written to both, so a request no longer costs a query for its session.
+# from the cache, written to both, so a request no longer costs a query for its session. A
+# request on a game reads its session with the game instead, in the same statement (views.py
+# _game_or_404).
 SESSION_ENGINE = (
     "django.contrib.sessions.backends.cached_db"
     if os.environ.get("REDIS_URL")

@@ -12,6 +12,7 @@ is recorded as an ordinary move.
 """
 
 from .rules import Build, Move, Position
+from .rules.moves import COLUMN, FOUNDATION, WASTE
 
 _RED = (1, 2)  # diamonds, hearts
 
@@ -41,11 +42,11 @@ def is_safe(position: Position, card: int) -> bool:
 def next_safe_move(position: Position) -> Move | None:
     """The first legal move of one card to a foundation that ``is_safe``, or None."""
     for move in position.legal_moves():
-        text = str(move)
-        src, _, dst = text.partition("-")
-        if not dst.startswith("f") or ":" in src or src.startswith("f"):
+        src, dst, count = move
+        # One card from the waste or a column's top to a foundation.
+        if not FOUNDATION <= dst < COLUMN or count != 1 or not (src == WASTE or src >= COLUMN):
             continue
-        pile = position.waste if src == "w" else position.columns[int(src[1:]) - 1]
+        pile = position.waste if src == WASTE else position.columns[src - COLUMN]
         if is_safe(position, pile[-1]):
             return move
     return None

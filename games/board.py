@@ -12,7 +12,7 @@ touched need drawing again (``pile_views``), with the new list.
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from urllib.parse import quote
 
 from django.utils.translation import get_language, ngettext
@@ -54,7 +54,8 @@ class CardView:
 
     def __post_init__(self) -> None:
         if self.card is None:
-            self.name, self.label, self.corner, self.suit = "down", _("face-down card"), "", ""
+            self.name, self.label = "down", _face_down(get_language())
+            self.corner = self.suit = ""
             self.classes = "card back"
         else:
             self.name, self.label, self.corner, self.suit, self.classes = _face(
@@ -83,6 +84,37 @@ def _face(card: int, language: str) -> tuple[str, str, str, str, str]:
         RANK_MARKS[card // 4] + suit,
         suit,
         "card red" if red else "card",
+    )
+
+
+@cache
+def _face_down(language: str) -> str:
+    """A face-down card's label in ``language`` (the active one)."""
+    return _("face-down card")
+
+
+@lru_cache(maxsize=4096)
+def _pile_label(kind: str, language: str, number: int, count: int) -> str:
+    """A pile's label in ``language`` (the active one): its kind, its ``number`` (foundations
+    and columns) and how many cards it holds. Kept: a move's answer labels a few piles, and
+    looking up a translation cost more than drawing a card."""
+    values = {"number": number, "count": count}
+    if kind == "stock":
+        return ngettext("Stock, %(count)d card", "Stock, %(count)d cards", count) % values
+    if kind == "waste":
+        return ngettext("Waste, %(count)d card", "Waste, %(count)d cards", count) % values
+    if kind == "foundation":
+        return (
+            ngettext(
+                "Foundation %(number)d, %(count)d card",
+                "Foundation %(number)d, %(count)d cards",
+                count,
+            )
+            % values
+        )
+    return (
+        ngettext("Column %(number)d, %(count)d card", "Column %(number)d, %(count)d cards", count)
+        % values
     )
 
 
@@ -248,8 +280,7 @@ class _Piles:
         view = PileView(
             "s",
             "stock",
-            ngettext("Stock, %(count)d card", "Stock, %(count)d cards", len(stock))
-            % {"count": len(stock)},
+            _pile_label("stock", get_language(), 0, len(stock)),
             count=len(stock),
             move=self.stock_move(),
             redeals_left=self.position.redeals_left,
@@ -265,8 +296,7 @@ class _Piles:
         view = PileView(
             "w",
             "waste",
-            ngettext("Waste, %(count)d card", "Waste, %(count)d cards", len(waste))
-            % {"count": len(waste)},
+            _pile_label("waste", get_language(), 0, len(waste)),
             count=len(waste),
             classes="fanned" if fanned else "",
         )
@@ -281,12 +311,7 @@ class _Piles:
         view = PileView(
             pile,
             "foundation",
-            ngettext(
-                "Foundation %(number)d, %(count)d card",
-                "Foundation %(number)d, %(count)d cards",
-                len(cards),
-            )
-            % {"number": i + 1, "count": len(cards)},
+            _pile_label("foundation", get_language(), i + 1, len(cards)),
             count=len(cards),
         )
         if cards:
@@ -302,12 +327,7 @@ class _Piles:
         view = PileView(
             pile,
             "column",
-            ngettext(
-                "Column %(number)d, %(count)d card",
-                "Column %(number)d, %(count)d cards",
-                len(cards),
-            )
-            % {"number": j + 1, "count": len(cards)},
+            _pile_label("column", get_language(), j + 1, len(cards)),
             count=len(cards),
         )
         movable = position.movable(j)

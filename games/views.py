@@ -659,7 +659,7 @@ def _render_changes(outcome: services.Outcome, said: str) -> HttpResponse:
     )
     response = HttpResponse(html)
     response["HX-Reswap"] = "none"
-    patch_vary_headers(response, ["HX-Request"])
+    response["Vary"] = "HX-Request"  # as patch_vary_headers would say it on a new answer
     return response
 
 

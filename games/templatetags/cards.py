@@ -22,11 +22,13 @@ move sends only the piles it touched.
 """
 
 from collections.abc import Iterable
+from functools import cache
 from html import escape
 
 from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from ..board import CardView, PileView
@@ -67,19 +69,24 @@ def game_info(game: Game, redeals_left: int | None, oob: bool = False) -> SafeSt
     """The counters: moves, time played, the deal and (``redeals_left`` not None, in games with
     redeals) the redeals left."""
     seconds = game.seconds_played
+    moves, time, deal, redeals = _info_labels(get_language())
     out = [
         f'<dl class="game-info" id="game-info"{_oob(oob)}>',
-        f"<div><dt>{escape(_('Moves'))}</dt><dd data-moves>{game.ply}</dd></div>",
-        f'<div><dt>{escape(_("Time"))}</dt><dd><time datetime="PT{seconds}S" '
+        f"<div><dt>{moves}</dt><dd data-moves>{game.ply}</dd></div>",
+        f'<div><dt>{time}</dt><dd><time datetime="PT{seconds}S" '
         f'data-seconds="{seconds}">{game.clock}</time></dd></div>',
-        f"<div><dt>{escape(_('Deal'))}</dt><dd>{escape(game.deal)}</dd></div>",
+        f"<div><dt>{deal}</dt><dd>{escape(game.deal)}</dd></div>",
     ]
     if redeals_left is not None:
-        out.append(
-            f"<div><dt>{escape(_('Redeals left'))}</dt><dd data-redeals>{redeals_left}</dd></div>"
-        )
+        out.append(f"<div><dt>{redeals}</dt><dd data-redeals>{redeals_left}</dd></div>")
     out.append("</dl>")
     return mark_safe("".join(out))
+
+
+@cache
+def _info_labels(language: str) -> tuple[str, str, str, str]:
+    """The counters' names in ``language`` (the active one), escaped."""
+    return escape(_("Moves")), escape(_("Time")), escape(_("Deal")), escape(_("Redeals left"))
 
 
 @register.simple_tag

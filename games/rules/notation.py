@@ -144,6 +144,9 @@ def _cards(value: str, *, allow_down: bool) -> tuple[list[int], int]:
         return [], 0
     if not value.startswith(" "):
         raise ValueError(value)
+    if "(" not in value:
+        # No face-down card: each name looked up at once (a KeyError for a bad one).
+        return [BY_NAME[token] for token in value[1:].split(" ")], 0
     cards, down = [], 0
     for token in value[1:].split(" "):
         if token.startswith("(") and token.endswith(")") and allow_down:

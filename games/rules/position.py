@@ -479,8 +479,11 @@ class Position:
         lines += [_pile_line(f"f{i + 1}", f) for i, f in enumerate(self.foundations)]
         for j, col in enumerate(self.columns):
             d = self.down[j]
-            names = [f"({NAMES[c]})" for c in col[:d]] + [NAMES[c] for c in col[d:]]
-            lines.append(f"t{j + 1}:" + ("".join(" " + n for n in names)))
+            if d:
+                names = [f"({NAMES[c]})" for c in col[:d]] + [NAMES[c] for c in col[d:]]
+                lines.append(f"t{j + 1}: " + " ".join(names))
+            else:
+                lines.append(_pile_line(f"t{j + 1}", col))
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -488,7 +491,9 @@ class Position:
 
 
 def _pile_line(key: str, cards: list[int]) -> str:
-    return f"{key}:" + "".join(" " + NAMES[c] for c in cards)
+    if not cards:
+        return f"{key}:"
+    return f"{key}: " + " ".join([NAMES[c] for c in cards])
 
 
 def _build_words(build: Build) -> str:

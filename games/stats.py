@@ -23,6 +23,7 @@ from datetime import date, datetime, time, timedelta
 from django.db.models import Case, Count, IntegerField, Min, Q, QuerySet, Sum, Value, When
 from django.utils import timezone
 
+from . import store
 from .models import Game
 from .owners import Owner
 from .rules import VARIANTS, Variant
@@ -318,16 +319,11 @@ class DealRecord:
 
 def deal_record(owner: Owner, game: Game) -> DealRecord | None:
     """The player's record on ``game``'s deal from their other games of it; None if none."""
-    others = (
-        counted(owner).filter(variant=game.variant, deal=game.deal).exclude(pk=game.pk).order_by()
-    )
-    played = others.count()
-    if not played:
+    others = store.read_deal_games(owner, game.variant, game.deal, besides=game.pk)
+    if not others:
         return None
-    best = (
-        others.filter(status=WON)
-        .order_by("ply", "seconds_played", "finished_at")
-        .values_list("public_id", "seconds_played", "ply")
-        .first()
+    won = [other for other in others if other.status == WON]
+    best = min(won, key=lambda g: (g.ply, g.seconds_played, g.finished_at), default=None)
+    return DealRecord(
+        len(others), GameRef(best.public_id, best.seconds_played, best.ply) if best else None
     )
-    return DealRecord(played, GameRef(*best) if best else None)

@@ -98,6 +98,43 @@ def read_game_and_session(
     return (None if row[0] is None else statements.game(db, row)), data
 
 
+class DealGame(NamedTuple):
+    """One of a player's games of a deal, as its page's record of the deal needs it."""
+
+    public_id: str
+    status: str
+    ply: int
+    seconds_played: int
+    finished_at: Any
+
+
+def read_deal_games(owner: Owner, variant: str, deal: str, *, besides: int) -> list[DealGame]:
+    """``owner``'s games of the deal ``deal`` of ``variant`` that count (a first move made)
+    other than the game ``besides`` (its id), as ``games.stats.counted(owner)`` would filter
+    them: the query a game page makes each time it is opened, written here for the same reason
+    as the rest (building it through the ORM cost a fifth of the page)."""
+    if owner.user is not None:
+        sql, key = "of_user", owner.user.pk
+    elif owner.session_key:
+        sql, key = "of_guest", owner.session_key
+    else:
+        return []
+    db = connections[DEFAULT_DB_ALIAS]
+    statements = _statements(db)
+    cursor = _cursor(db)
+    cursor.execute(statements.deal_games[sql], [key, variant, deal, besides])
+    rows = cursor.fetchall()
+    converters = statements.deal_converters
+    games = []
+    for row in rows:
+        values = list(row)
+        for i, col, convert_all in converters:
+            for convert in convert_all:
+                values[i] = convert(values[i], col, db)
+        games.append(DealGame(*values))
+    return games
+
+
 def read_game_by_pk(pk: int, *, lock: bool = False) -> Game:
     """The game ``pk``; ``lock``: its row locked until the transaction ends
     (``Game.DoesNotExist`` if it is gone)."""
@@ -212,6 +249,27 @@ class _Statements:
         self.version = quote(game.get_field("version").column)
         self.public_id = public_id
         self.with_session: dict[type[Model], str] = {}
+        # A player's games of one deal (read_deal_games), by the owner's key.
+        deal_fields = [game.get_field(name) for name in DealGame._fields]
+        variant, deal, first_move = (
+            quote(game.get_field(name).column) for name in ("variant", "deal", "first_move_at")
+        )
+        select = (
+            f"SELECT {', '.join(quote(f.column) for f in deal_fields)} FROM {self.table} WHERE "
+        )
+        rest = (
+            f" AND {variant} = %s AND {deal} = %s AND {first_move} IS NOT NULL AND {self.pk} <> %s"
+        )
+        self.deal_games = {
+            "of_user": f"{select}{owner} = %s{rest}",
+            "of_guest": f"{select}{owner} IS NULL AND {session_key} = %s{rest}",
+        }
+        self.deal_converters = []
+        for i, field in enumerate(deal_fields):
+            col = field.get_col(table)
+            converters = db.ops.get_db_converters(col) + col.get_db_converters(db)
+            if converters:
+                self.deal_converters.append((i, col, converters))
 
         move = Move._meta
         self.move_fields = [move.get_field(name) for name in ("game", *NewMove._fields)]

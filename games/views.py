@@ -500,19 +500,29 @@ def _download(text: str, name: str) -> HttpResponse:
 
 
 def _game_url(game: Game) -> str:
-    """The game's page: its id between the two halves of the reversed URL (a move's answer
-    needs it; ``reverse`` cost a tenth of that answer)."""
-    before, after = _game_url_around(get_script_prefix(), get_urlconf())
-    return f"{before}{game.public_id}{after}"
+    """The game's page (what a move's answer links its cards to)."""
+    return _game_action_url("game", game.public_id)
 
 
-@lru_cache(maxsize=8)
-def _game_url_around(script_prefix: str, urlconf: object) -> tuple[str, str]:
-    """What comes before and after a game's id in its URL, for this script prefix and URLconf.
+def _game_urls(game: Game) -> dict[str, str]:
+    """The URLs of the game's actions (``ACTIONS``), by name."""
+    return {name: _game_action_url(name, game.public_id) for name in ACTIONS}
 
-    A game id is written into its URL as it is (``GameIdConverter``: URL-safe characters only).
-    """
-    url = reverse("games:game", args=[GAME_ID_MARK])
+
+def _game_action_url(name: str, public_id: str) -> str:
+    """The URL ``games:<name>`` of the game ``public_id``: its id between the two halves of the
+    URL reversed once (``reverse`` cost a tenth of a move's answer, and a game page reverses
+    nine)."""
+    before, after = _url_around(name, get_script_prefix(), get_urlconf())
+    return f"{before}{public_id}{after}"
+
+
+@lru_cache(maxsize=64)
+def _url_around(name: str, script_prefix: str, urlconf: object) -> tuple[str, str]:
+    """What comes before and after a game's id in the URL ``games:<name>``, for this script
+    prefix and URLconf. A game id is written into its URLs as it is (``GameIdConverter``:
+    URL-safe characters only)."""
+    url = reverse(f"games:{name}", args=[GAME_ID_MARK])
     before, _mark, after = url.rpartition(GAME_ID_MARK)
     return before, after
 
@@ -618,7 +628,7 @@ def _render(
         "variant": variant,
         "board": build_board(position, pick, playable=not game.is_finished),
         "game_url": _game_url(game),
-        "urls": {name: reverse(f"games:{name}", args=[game.public_id]) for name in ACTIONS},
+        "urls": _game_urls(game),
         "autoplay": _autoplay(request, game.variant),
         "message": message,
         "level": level,

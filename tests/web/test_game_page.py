@@ -176,3 +176,21 @@ class TestPick:
         html = response.content.decode()
         assert "That move is not allowed" in html and "<html" in html
         assert log(game) == []
+
+
+@pytest.mark.parametrize("prefix", ["/", "/patience/"])
+def test_the_games_urls_are_those_reverse_gives_under_any_script_prefix(game, prefix):
+    """The page and a move's answer write a game's URLs from halves reversed once per prefix."""
+    from django.urls import get_script_prefix, set_script_prefix
+
+    from games import views
+
+    before = get_script_prefix()
+    set_script_prefix(prefix)
+    try:
+        expected = {name: reverse(f"games:{name}", args=[game.public_id]) for name in views.ACTIONS}
+        assert views._game_urls(game) == expected
+        assert views._game_url(game) == reverse("games:game", args=[game.public_id])
+        assert views._game_url(game).startswith(prefix + "g/")
+    finally:
+        set_script_prefix(before)

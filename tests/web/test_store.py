@@ -15,7 +15,7 @@ from django.db.models import FETCH_ONE
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import services, store
+from games import services, stats, store
 from games.models import Game
 from games.models import Move as MoveRow
 from games.owners import Owner, preload_session
@@ -170,6 +170,28 @@ class TestReadGameAndSession:
         for key in (session.session_key, "no-such-session-key"):
             read, data = store.read_game_and_session(game.public_id, key, Session)
             assert read.pk == game.pk and data is None
+
+
+class TestReadDealGames:
+    def test_a_players_games_of_a_deal_are_those_the_orm_counts(self):
+        alice, bob = Owner(user=make_user("alice")), Owner(user=make_user("bob"))
+        mine = [played(alice), played(alice), played(GUEST), played(bob)]
+        services.start_game(alice, "forty-thieves", 3)  # no move yet: it does not count
+        services.start_from_record(alice, Record("forty-thieves", 4, ["deal"]))
+        services.start_from_record(alice, Record("streets", 3, ["deal"]))
+        fields = list(store.DealGame._fields)
+        for owner in (alice, bob, GUEST, Owner(session_key="another-guest"), Owner()):
+            for game in mine:
+                expected = (
+                    stats.counted(owner)
+                    .filter(variant=game.variant, deal=game.deal)
+                    .exclude(pk=game.pk)
+                    .values_list(*fields)
+                )
+                read = store.read_deal_games(owner, game.variant, game.deal, besides=game.pk)
+                assert sorted(read) == sorted(expected)
+                assert all(isinstance(g.finished_at, (datetime, type(None))) for g in read)
+        assert len(store.read_deal_games(alice, "forty-thieves", "3", besides=0)) == 2
 
 
 class TestPreloadSession:

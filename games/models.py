@@ -47,10 +47,9 @@ class Game(models.Model):
         STUCK = "stuck", _("stuck")
         GIVEN_UP = "given-up", _("given up")
 
-    # Unique by a constraint (below), not unique=True: on PostgreSQL that would add a second
-    # index for LIKE lookups, which nothing makes.
-    public_id = models.CharField(_("game id"), max_length=22, default=new_public_id, editable=False)
-    # No index of its own: the indexes below that begin with it serve its lookups.
+    public_id = models.CharField(
+        _("game id"), max_length=22, unique=True, default=new_public_id, editable=False
+    )
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("player"),
@@ -58,7 +57,6 @@ class Game(models.Model):
         blank=True,
         on_delete=models.CASCADE,
         related_name="games",
-        db_index=False,
     )
     #: A guest's session key; empty for a signed-in player's game.
     session_key = models.CharField(_("guest session"), max_length=40, blank=True, default="")
@@ -99,13 +97,16 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(owner__isnull=False) | ~Q(session_key=""), name="game_has_an_owner"
             ),
-            models.UniqueConstraint(fields=["public_id"], name="game_public_id_unique"),
         ]
         # No index holds a column a move changes (updated_at, ply, ...): on PostgreSQL a move
         # then updates the row in place on its page (a HOT update, the table's fill factor
-        # leaving room: migration 0006) and writes no index entry. The lists newest first find
-        # the player's games by the indexes below and sort those.
+        # leaving room: migration 0006) and writes no index entry. The games in progress (the
+        # home page, "My games") are found by status, which changes only as a game ends; the
+        # history, every game last played first, finds the player's games by index and sorts
+        # them.
         indexes = [
+            models.Index(fields=["owner", "status"], name="game_owner_status"),
+            models.Index(fields=["session_key", "status"], name="game_guest_status"),
             # The statistics: streaks read finished games in the order they finished; the
             # history filters by game, and a game page looks up the player's other games of
             # its deal.
@@ -150,13 +151,8 @@ class Game(models.Model):
 
 
 class Move(models.Model):
-    # No index of its own: the unique (game, ply) index begins with it.
     game = models.ForeignKey(
-        Game,
-        verbose_name=_("game"),
-        on_delete=models.CASCADE,
-        related_name="moves",
-        db_index=False,
+        Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="moves"
     )
     #: 1-based: the game's first move has ply 1, and after a move ``game.ply == move.ply``.
     ply = models.PositiveIntegerField(_("ply"))

@@ -20,6 +20,7 @@ from django.shortcuts import redirect, render
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -200,13 +201,15 @@ def my_games(request: HttpRequest) -> HttpResponse:
 
     A signed-in player sees the same list on every device; a guest, their browser's games.
     """
-    games = Game.objects.owned_by(owner_of(request)).order_by("-updated_at")
+    games = Game.objects.owned_by(owner_of(request))
     return render(
         request,
         "games/my_games.html",
         {
-            "games": games.in_progress()[:MY_GAMES_PLAYING],
-            "finished": games.finished()[:MY_GAMES_FINISHED],
+            "games": games.in_progress().order_by("-updated_at")[:MY_GAMES_PLAYING],
+            # Newest finished first: a finished game is played no more, so the time it ended
+            # is the last time it was played (and an index holds that time, not the other).
+            "finished": games.finished().order_by("-finished_at", "-pk")[:MY_GAMES_FINISHED],
         },
     )
 
@@ -513,15 +516,17 @@ def _game_action_url(name: str, public_id: str) -> str:
     """The URL ``games:<name>`` of the game ``public_id``: its id between the two halves of the
     URL reversed once (``reverse`` cost a tenth of a move's answer, and a game page reverses
     nine)."""
-    before, after = _url_around(name, get_script_prefix(), get_urlconf())
+    before, after = _url_around(name, get_script_prefix(), get_urlconf(), get_language())
     return f"{before}{public_id}{after}"
 
 
-@lru_cache(maxsize=64)
-def _url_around(name: str, script_prefix: str, urlconf: object) -> tuple[str, str]:
+@lru_cache(maxsize=256)
+def _url_around(
+    name: str, script_prefix: str, urlconf: object, language: str | None
+) -> tuple[str, str]:
     """What comes before and after a game's id in the URL ``games:<name>``, for this script
-    prefix and URLconf. A game id is written into its URLs as it is (``GameIdConverter``:
-    URL-safe characters only)."""
+    prefix, URLconf and language (all that ``reverse`` depends on). A game id is written into
+    its URLs as it is (``GameIdConverter``: URL-safe characters only)."""
     url = reverse(f"games:{name}", args=[GAME_ID_MARK])
     before, _mark, after = url.rpartition(GAME_ID_MARK)
     return before, after

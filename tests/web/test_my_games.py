@@ -9,6 +9,7 @@ from datetime import timedelta
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils.timezone import now as timezone_now
 
 from games.models import Game
 from games.rules import parse_record, replay
@@ -59,6 +60,19 @@ class TestMyGames:
         assert "Gave up Indian, deal 12" in finished
         assert url("game", game) in finished and url("record", game) in finished
         assert "Resume Indian" not in html
+
+    def test_finished_games_newest_finished_first(self, client):
+        first, second = start(client, "indian", 12), start(client, "lucas", 34)
+        for game in (first, second):
+            play_some(client, game, 1)
+            client.post(url("give_up", game))
+        html = client.get(MY_GAMES).content.decode()
+        finished = html[html.index("Recently finished") :]
+        assert finished.index(url("game", second)) < finished.index(url("game", first))
+        Game.objects.filter(pk=second.pk).update(finished_at=timezone_now() - timedelta(hours=3))
+        html = client.get(MY_GAMES).content.decode()
+        finished = html[html.index("Recently finished") :]
+        assert finished.index(url("game", first)) < finished.index(url("game", second))
 
     def test_a_guest_is_told_that_an_account_keeps_the_games(self, client):
         start(client)

@@ -4,8 +4,9 @@ import copy
 from dataclasses import dataclass
 from functools import lru_cache
 
+from django.contrib.sessions.backends import cached_db, db
 from django.contrib.sessions.backends.base import SessionBase
-from django.contrib.sessions.backends.db import SessionStore as DatabaseSession
+from django.core import signing
 from django.http import HttpRequest
 
 
@@ -48,9 +49,14 @@ def session_to_read(request: HttpRequest) -> SessionBase | None:
     """The request's session, if it is still to be read and a read of the database can bring
     it along (the database engines: ``db``, ``cached_db``); else None."""
     session = getattr(request, "session", None)
-    if isinstance(session, DatabaseSession) and not session.accessed and session.session_key:
+    if type(session) in _DATABASE_ENGINES and not session.accessed and session.session_key:
         return session
     return None
+
+
+#: The session engines whose ``load`` this replaces exactly: Django's own. (A subclass may load
+#: with checks of its own, which a read with the game would skip.)
+_DATABASE_ENGINES = (db.SessionStore, cached_db.SessionStore)
 
 
 def preload_session(session: SessionBase, data: str | None) -> None:
@@ -59,17 +65,28 @@ def preload_session(session: SessionBase, data: str | None) -> None:
     empty and without a key. Reading it afterwards costs no round trip to the cache or the
     database. (Django has no public way to do this: ``SessionBase._get_session`` keeps what
     ``load`` returned in ``_session_cache``.)
+
+    With ``cached_db`` the database, which the engine writes first, is the one read here: a
+    session deleted from the database but still in the cache is no session (``load`` would
+    have found it in the cache), and the cache is not filled from the database.
     """
+    session.accessed = True  # as reading it does: the answer then varies with the cookie
     if data is None:
         session._session_key = None
         session._session_cache = {}
-    else:
+        return
+    try:
         session._session_cache = copy.deepcopy(_decoded(type(session), data))
+    except Exception:
+        # Corrupted or forged: decode says so (a security warning) and gives no data, as load.
+        session._session_cache = session.decode(data)
 
 
 @lru_cache(maxsize=4096)
 def _decoded(engine: type[SessionBase], data: str) -> dict:
-    """``engine().decode(data)``, kept: a session's data changes seldom and each request reads
-    it, and checking its signature cost a twentieth of a move. The same text always decodes
-    to the same data (the signature has no age); callers get a copy of it."""
-    return engine().decode(data)
+    """What ``engine().decode(data)`` gives for data that decodes, kept: a session's data
+    changes seldom and each request reads it, and checking its signature cost a twentieth of
+    a move. The same text always decodes to the same data (the signature has no age); callers
+    get a copy. Data that does not decode raises (and is not kept)."""
+    store = engine()
+    return signing.loads(data, salt=store.key_salt, serializer=store.serializer)

@@ -94,7 +94,7 @@ def read_game_and_session(
     expire = session_model._meta.get_field("expire_date").get_db_prep_value(timezone.now(), db)
     cursor = _cursor(db)
     cursor.execute(sql, [public_id, session_key, expire])
-    data, *row = cursor.fetchone()
+    data, *row = cursor.fetchall()[0]
     return (None if row[0] is None else statements.game(db, row)), data
 
 
@@ -191,7 +191,7 @@ def save_play(
         parts.append(" SELECT count(*) FROM updated")
         cursor = _cursor(db)
         cursor.execute("".join(parts), params + more)
-        written = cursor.fetchone()[0]
+        written = cursor.fetchall()[0][0]
     elif rows or after is not None:
         with transaction.atomic(using=db.alias):
             cursor = _cursor(db)
@@ -304,9 +304,10 @@ class _Statements:
             )
         cursor = _cursor(db)
         cursor.execute(sql, params)
-        row = cursor.fetchone()
-        if row is None:
+        rows = cursor.fetchall()
+        if not rows:
             raise _not_found()
+        row = rows[0]
         return self.game(db, row)
 
     def game(self, db: BaseDatabaseWrapper, row: Sequence[Any]) -> Game:
@@ -397,9 +398,15 @@ def _cursor(db: BaseDatabaseWrapper) -> CursorWrapper:
     as long as the connection does; a new connection (Django closes old ones between
     requests) gets a new cursor. While queries are being logged (DEBUG,
     ``CaptureQueriesContext``) each statement gets its own cursor, which logs it.
+
+    Every statement run on it is read to its end (``fetchall``, or one that returns no rows):
+    on SQLite a statement left half read keeps its snapshot of the database open.
     """
     if db.queries_logged:
         return db.cursor()
+    # What db.cursor() does first, with DATABASE_HEALTH_CHECKS: once a request, check the
+    # connection (closing it if it failed, so that a new one is made below).
+    db.close_if_health_check_failed()
     kept = _KEPT.get(db)
     if kept is not None and kept[0] is db.connection and db.connection is not None:
         return kept[1]

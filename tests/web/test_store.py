@@ -210,6 +210,14 @@ class TestPreloadSession:
             assert second["autoplay"] == {"limited": False}
         assert first.session_key == stored.session_key
 
+    def test_corrupted_data_is_no_data_and_a_warning_each_time(self, caplog):
+        for _ in range(2):
+            session = SessionStore("a-key-with-forged-data")
+            with caplog.at_level("WARNING", logger="django.security.SuspiciousSession"):
+                preload_session(session, "forged:data")
+            assert dict(session.items()) == {}
+        assert caplog.text.count("Session data corrupted") == 2
+
     def test_no_data_is_no_session_as_loading_a_missing_one_is(self):
         session = SessionStore("a-key-that-was-never-stored")
         preload_session(session, None)

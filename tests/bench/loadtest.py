@@ -15,13 +15,16 @@ What it does:
    (redis://127.0.0.1:6379/2), WEB_CONCURRENCY workers (the gunicorn config's default, two per
    core plus one, unless --workers says) and no access log (ACCESS_LOG=off). Its log goes to a
    temporary file, whose tail is printed when something fails.
-3. The trivial phase: as many concurrent clients as players fetch GET /healthz/ (no database,
-   no session) as fast as they can for --trivial-seconds, half of it before the players' phase
-   and half after (the machine's speed drifts: this way both phases see the same drift): the
+3. Measures in turns: the trivial view, then play, then the trivial view again, and so on,
+   five slices of play between six of the trivial view (the machine's speed drifts: this way
+   both see the same drift). The trivial view: as many concurrent clients as players fetch
+   GET /healthz/ (no database, no session) as fast as they can, --trivial-seconds in all: the
    server's requests per second on a view that does nothing.
-4. The players' phase: --players guests, each with its own cookies, play for --seconds with no
+4. The play: --players guests, each with its own cookies, play for --seconds in all with no
    pause between requests (a closed loop: each waits for its answer, then sends the next one;
-   --think MS makes each pause about MS milliseconds before every request, as people do).
+   --think MS makes each pause about MS milliseconds before every request, as people do);
+   between two slices of play they wait before their next request, and the trivial view's
+   slice begins once their requests under way are answered.
    A player opens the home page (session and CSRF cookies), starts a game (POST /new/, one of
    the ten games, a deal of its own), opens it, then plays legal moves read off the board it
    last saw (the legal moves the table lists, ``data-legal``, and the stock's deal button) as
@@ -39,8 +42,8 @@ Reading the figures:
   --think gives the latency at a lighter, more human load).
 - "trivial rps" is the ceiling of the server (gunicorn + Django's middleware) on this machine;
   "moves/s ÷ trivial rps" says how much a move costs next to an empty request. The trivial
-  view's two halves bracket the players' phase, but a change in the machine's speed still
-  moves this ratio (by a few points from run to run here); "gunicorn CPU/request" gives the
+  view's slices alternate with the play's, but a change in the machine's speed still moves
+  this ratio (by a few points from run to run here); "gunicorn CPU/request" gives the
   same comparison from the CPU the server's processes spent per request (players' requests
   of every kind, and /healthz/), which depends much less on the load.
 - The client shares the CPU with the server: its own CPU time is printed for each phase, and
@@ -100,6 +103,8 @@ MAX_MOVES = 100
 REQUEST_TIMEOUT = 30.0
 START_TIMEOUT = 180.0
 DRAIN = 30.0
+#: The play comes in this many slices, between one more slices of the trivial view.
+SLICES = 5
 STOP_TIMEOUT = 30.0
 #: The targets.
 TARGET_PLAYERS = 50
@@ -441,8 +446,17 @@ class Player:
         """One request, timed and counted; None after an error (already recorded)."""
         if self.ctx.think:
             await asyncio.sleep(self.ctx.think * self.rng.uniform(0.5, 1.5))
-            if self.over():
-                return None
+        if not self.ctx.go.is_set():
+            await self.ctx.go.wait()  # the play is paused for a slice of the trivial view
+        if self.over():
+            return None
+        self.ctx.in_flight += 1
+        try:
+            return await self._call(kind, method, path, form, htmx)
+        finally:
+            self.ctx.in_flight -= 1
+
+    async def _call(self, kind: str, method: str, path: str, form, htmx: bool):
         headers = {"HX-Request": "true"} if htmx else {}
         if method == "POST" and "csrftoken" in self.http.cookies:
             headers["X-CSRFToken"] = self.http.cookies["csrftoken"]
@@ -467,7 +481,7 @@ class Player:
         return response
 
     def over(self) -> bool:
-        return time.monotonic() >= self.ctx.deadline
+        return self.ctx.done
 
     async def run(self) -> None:
         try:
@@ -627,16 +641,53 @@ class Run:
     #: Seconds a player pauses before each request, on average (0: none, a closed loop).
     think: float = 0.0
     stats: Stats = field(default_factory=Stats)
-    deadline: float = 0.0
+    #: Set while the players play; cleared, they wait before their next request.
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    #: The players' requests under way.
+    in_flight: int = 0
+    #: The players stop.
+    done: bool = False
 
 
-async def players_phase(ctx: Run, players: int, seconds: float) -> float:
-    """Play for ``seconds``; the phase's wall time (to the last answer)."""
-    start = ctx.stats.began = time.monotonic()
-    ctx.deadline = start + seconds
+async def alternating(
+    ctx: Run, server_pid: int, players: int, seconds: float, trivial_seconds: float, slices: int
+) -> tuple[dict, dict]:
+    """``slices`` slices of play, ``seconds`` in all, between ``slices + 1`` slices of the
+    trivial view, ``trivial_seconds`` in all: the machine's speed drifts (other jobs, the
+    host), and in turns both see the same drift. The players pause between their slices: they
+    wait before their next request, and the trivial view's slice starts once their requests
+    under way are answered. Returns the CPU used and wall time of the play and of the trivial
+    view, each summed over its slices."""
+    totals: dict[str, dict] = {}
+
+    def add(kind: str, used: dict) -> None:
+        total = totals.setdefault(kind, dict.fromkeys(used, 0.0))
+        for name, value in used.items():
+            total[name] += value
+        total["cores"] = used["cores"]
+
+    async def trivial_slice() -> None:
+        meter = CpuMeter(server_pid)
+        wall = await trivial_phase(ctx, players, trivial_seconds / (slices + 1))
+        add("trivial", meter.stop() | {"wall": wall})
+
     tasks = [asyncio.create_task(Player(i, ctx).run()) for i in range(players)]
-    await _finish(tasks, ctx.stats, seconds)
-    return time.monotonic() - start
+    for _ in range(slices):
+        await trivial_slice()
+        meter = CpuMeter(server_pid)
+        start = ctx.stats.began = time.monotonic()
+        ctx.go.set()
+        await asyncio.sleep(seconds / slices)
+        ctx.go.clear()
+        drain = time.monotonic() + DRAIN
+        while ctx.in_flight and time.monotonic() < drain:
+            await asyncio.sleep(0.001)
+        add("players", meter.stop() | {"wall": time.monotonic() - start})
+    await trivial_slice()
+    ctx.done = True
+    ctx.go.set()
+    await _finish(tasks, ctx.stats, 0)
+    return totals["players"], totals["trivial"]
 
 
 async def trivial_phase(ctx: Run, clients: int, seconds: float) -> float:
@@ -985,27 +1036,23 @@ def main() -> int:
             ctx = Run("127.0.0.1", port, args.seed, args.think / 1000)
             loads = {"before": load()}
             print(f"Load average before: {loads['before']}", flush=True)
-            phases = {}
-            # The trivial view's half before the players and half after: the machine's speed
-            # drifts (other jobs, the host), and the ratio compares the two phases.
-            half = args.trivial_seconds / 2
-            trivial = []
-            for when in ("before", "after"):
-                if when == "after":
-                    print(f"Players phase: {args.players} players for {args.seconds:g} s")
-                    meter = CpuMeter(server.process.pid)
-                    play_wall = asyncio.run(players_phase(ctx, args.players, args.seconds))
-                    phases["players"] = meter.stop() | {"wall": play_wall}
-                print(
-                    f"Trivial phase, {when} the players: {args.players} clients on /healthz/ "
-                    f"for {half:g} s",
-                    flush=True,
+            print(
+                f"Players: {args.players} for {args.seconds:g} s, in {SLICES} slices between "
+                f"{SLICES + 1} slices of {args.players} clients on /healthz/, "
+                f"{args.trivial_seconds:g} s in all",
+                flush=True,
+            )
+            play, trivial = asyncio.run(
+                alternating(
+                    ctx,
+                    server.process.pid,
+                    args.players,
+                    args.seconds,
+                    args.trivial_seconds,
+                    SLICES,
                 )
-                meter = CpuMeter(server.process.pid)
-                wall = asyncio.run(trivial_phase(ctx, args.players, half))
-                trivial.append(meter.stop() | {"wall": wall})
-            phases["trivial"] = {name: trivial[0][name] + trivial[1][name] for name in trivial[0]}
-            phases["trivial"]["cores"] = trivial[0]["cores"]
+            )
+            phases = {"players": play, "trivial": trivial}
             loads["after"] = load()
         except BaseException as e:
             server.stop()

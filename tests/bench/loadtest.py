@@ -448,6 +448,9 @@ class Player:
             await asyncio.sleep(self.ctx.think * self.rng.uniform(0.5, 1.5))
         if not self.ctx.go.is_set():
             await self.ctx.go.wait()  # the play is paused for a slice of the trivial view
+            if self.ctx.think:
+                # Not all at once as the play resumes: each at its own moment again.
+                await asyncio.sleep(self.ctx.think * self.rng.uniform(0, 1))
         if self.over():
             return None
         self.ctx.in_flight += 1

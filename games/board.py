@@ -11,8 +11,9 @@ touched need drawing again (``pile_views``), with the new list.
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from functools import cache, lru_cache
+from html import escape
 from urllib.parse import quote
 
 from django.utils.translation import get_language, ngettext
@@ -32,12 +33,14 @@ class CardView:
     What a card shows (its words, marks and classes) is worked out here, once, and written out by
     the ``card`` template tag (games/templatetags/cards.py): a board draws some fifty cards for
     every move, and the template engine's lookups cost more than this work in Python.
+    ``language``: the active language, when the caller has it at hand.
     """
 
     card: int | None
     #: The notation of the cards picked up by clicking this one ("t3:2"), if it can be picked.
     pick: str = ""
     picked: bool = False
+    language: InitVar[str | None] = None
     #: Its name in the notation ("TH"), or "down".
     name: str = field(init=False)
     #: Its name in words ("Ten of Hearts").
@@ -51,20 +54,32 @@ class CardView:
     classes: str = field(init=False)
     #: The query of the link that picks it up ("?pick=t3%3A2"); "" once it is picked up.
     query: str = field(init=False)
+    #: ``spoken``, escaped for an HTML attribute; its face's markup (none face down).
+    spoken_html: str = field(init=False)
+    face_html: str = field(init=False)
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, language: str | None) -> None:
+        language = language or get_language()
         if self.card is None:
-            self.name, self.label = "down", _face_down(get_language())
-            self.corner = self.suit = ""
+            self.name = "down"
+            self.label, self.spoken_html = _face_down(language)
+            self.corner = self.suit = self.face_html = ""
             self.classes = "card back"
         else:
-            self.name, self.label, self.corner, self.suit, self.classes = _face(
-                self.card, get_language()
-            )
+            (
+                self.name,
+                self.label,
+                self.corner,
+                self.suit,
+                self.classes,
+                self.spoken_html,
+                self.face_html,
+            ) = _face(self.card, language)
         self.spoken = self.label
         self.query = f"?pick={quote(self.pick, safe='')}" if self.pick else ""
         if self.picked:
             self.spoken = _("%(card)s, picked up") % {"card": self.label}
+            self.spoken_html = escape(self.spoken)
             self.classes += " picked"
             self.query = ""
 
@@ -73,24 +88,37 @@ class CardView:
         return self.card is not None
 
 
+#: A face-up card's face: its corner (rank and suit) and its big suit mark.
+FACE = (
+    '<span class="corner" aria-hidden="true">{}</span>'
+    '<span class="pip" aria-hidden="true">{}</span>'
+)
+
+
 @cache
-def _face(card: int, language: str) -> tuple[str, str, str, str, str]:
-    """A face-up card's name, label (in ``language``, the active one), corner, suit and classes."""
+def _face(card: int, language: str) -> tuple[str, str, str, str, str, str, str]:
+    """A face-up card's name, label (in ``language``, the active one), corner, suit and
+    classes, then its label escaped and its face's markup (``FACE``)."""
     suit = SUIT_MARKS[card & 3]
     red = (card & 3) in (1, 2)
+    label = card_label(card)
+    corner = RANK_MARKS[card // 4] + suit
     return (
         card_name(card),
-        card_label(card),
-        RANK_MARKS[card // 4] + suit,
+        label,
+        corner,
         suit,
         "card red" if red else "card",
+        escape(label),
+        FACE.format(escape(corner), escape(suit)),
     )
 
 
 @cache
-def _face_down(language: str) -> str:
-    """A face-down card's label in ``language`` (the active one)."""
-    return _("face-down card")
+def _face_down(language: str) -> tuple[str, str]:
+    """A face-down card's label in ``language`` (the active one), and escaped."""
+    label = _("face-down card")
+    return label, escape(label)
 
 
 @lru_cache(maxsize=4096)
@@ -258,11 +286,12 @@ class _Piles:
         source, _sep, count = pick.partition(":")
         self.pick_source = source
         self.held = int(count or 1) if pick else 0
+        self.language = get_language()
 
     def card(self, card: int, pick_text: str = "", picked: bool = False) -> CardView:
         if not self.playable:
-            return CardView(card)
-        return CardView(card, pick_text, picked)
+            return CardView(card, language=self.language)
+        return CardView(card, pick_text, picked, self.language)
 
     def stock_move(self) -> str:
         """What clicking the stock does: "deal", "redeal", or "" (neither is possible)."""
@@ -280,13 +309,13 @@ class _Piles:
         view = PileView(
             "s",
             "stock",
-            _pile_label("stock", get_language(), 0, len(stock)),
+            _pile_label("stock", self.language, 0, len(stock)),
             count=len(stock),
             move=self.stock_move(),
             redeals_left=self.position.redeals_left,
         )
         if stock:
-            view.cards = [CardView(None)]
+            view.cards = [CardView(None, language=self.language)]
         return view
 
     def waste(self) -> PileView:
@@ -296,7 +325,7 @@ class _Piles:
         view = PileView(
             "w",
             "waste",
-            _pile_label("waste", get_language(), 0, len(waste)),
+            _pile_label("waste", self.language, 0, len(waste)),
             count=len(waste),
             classes="fanned" if fanned else "",
         )
@@ -311,7 +340,7 @@ class _Piles:
         view = PileView(
             pile,
             "foundation",
-            _pile_label("foundation", get_language(), i + 1, len(cards)),
+            _pile_label("foundation", self.language, i + 1, len(cards)),
             count=len(cards),
         )
         if cards:
@@ -327,7 +356,7 @@ class _Piles:
         view = PileView(
             pile,
             "column",
-            _pile_label("column", get_language(), j + 1, len(cards)),
+            _pile_label("column", self.language, j + 1, len(cards)),
             count=len(cards),
         )
         movable = position.movable(j)
@@ -335,7 +364,7 @@ class _Piles:
         for k, card in enumerate(cards):
             depth = len(cards) - k
             if k < down:
-                view.cards.append(CardView(None))
+                view.cards.append(CardView(None, language=self.language))
                 continue
             pick_text = "" if depth > movable else pile if depth == 1 else f"{pile}:{depth}"
             view.cards.append(self.card(card, pick_text, held_here and depth <= self.held))

@@ -36,11 +36,6 @@ from ..models import Game
 
 register = template.Library()
 
-#: A face-up card's face: its corner (rank and suit) and its big suit mark.
-FACE = (
-    '<span class="corner" aria-hidden="true">{}</span>'
-    '<span class="pip" aria-hidden="true">{}</span>'
-)
 EMPTY = '<span class="slot" aria-hidden="true"></span>'
 
 
@@ -137,7 +132,8 @@ def _pile(view: PileView, game_url: str, oob: bool) -> str:
         out.append(_stock(view, label))
     else:
         cards = view.cards[-1:] if kind == "foundation" else view.cards
-        out.extend([_card(c, game_url) for c in cards] if cards else [EMPTY])
+        url = escape(game_url)
+        out.extend([_card(c, url) for c in cards] if cards else [EMPTY])
     if view.drop:
         legal = " legal" if view.drop_legal else ""
         out.append(
@@ -172,19 +168,19 @@ def _stock(view: PileView, label: str) -> str:
 
 
 def _card(view: CardView, game_url: str) -> str:
+    """A card; ``game_url`` escaped already (a pick's query needs no escaping: it is quoted)."""
     if not view.face_up:
         return (
             f'<span class="card back" data-card="down" role="img" '
-            f'aria-label="{escape(view.label)}"></span>'
+            f'aria-label="{view.spoken_html}"></span>'
         )
-    face = FACE.format(escape(view.corner), escape(view.suit))
     if view.pick:
         return (
-            f'<a class="{view.classes}" href="{escape(game_url + view.query)}" '
+            f'<a class="{view.classes}" href="{game_url}{view.query}" '
             f'data-card="{view.name}" data-pick="{escape(view.pick)}" '
-            f'aria-label="{escape(view.spoken)}">{face}</a>'
+            f'aria-label="{view.spoken_html}">{view.face_html}</a>'
         )
     return (
         f'<span class="{view.classes}" data-card="{view.name}" role="img" '
-        f'aria-label="{escape(view.spoken)}">{face}</span>'
+        f'aria-label="{view.spoken_html}">{view.face_html}</span>'
     )

@@ -1,6 +1,7 @@
 """The board's tags: piles, the table's state, the counters, the poll and the announcement, as
 HTML written in Python for speed."""
 
+from games import board
 from games.board import CardView, PileView, build_board, pile_views
 from games.models import Game
 from games.rules import VARIANTS, card_name, first_position
@@ -38,11 +39,19 @@ class TestCards:
         assert '<span class="card red" data-card="TH" role="img" ' in html
         assert "href" not in html and "data-pick" not in html
 
-    def test_words_are_escaped(self):
-        view = CardView(TEN_OF_HEARTS, "t3")
-        view.spoken = 'Dix de "cœur" <&>'
-        html = pile(column(view), "/g/abc/")
+    def test_words_are_escaped(self, monkeypatch):
+        """A card's words (a translation may hold quotes) are escaped, picked up or not, and
+        so is the game's URL."""
+        monkeypatch.setattr(board, "card_label", lambda card: 'Dix de "cœur" <&>')
+        board._face.cache_clear()
+        try:
+            html = pile(column(CardView(TEN_OF_HEARTS, "t3")), '/g/a"b/')
+            held = pile(column(CardView(TEN_OF_HEARTS, "t3", picked=True)), "/g/abc/")
+        finally:
+            board._face.cache_clear()
         assert 'aria-label="Dix de &quot;cœur&quot; &lt;&amp;&gt;"' in html
+        assert 'href="/g/a&quot;b/?pick=t3"' in html
+        assert 'aria-label="Dix de &quot;cœur&quot; &lt;&amp;&gt;, picked up"' in held
 
 
 class TestPiles:

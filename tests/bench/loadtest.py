@@ -446,10 +446,11 @@ class Player:
         """One request, timed and counted; None after an error (already recorded)."""
         if self.ctx.think:
             await asyncio.sleep(self.ctx.think * self.rng.uniform(0.5, 1.5))
-        if not self.ctx.go.is_set():
+        while not self.ctx.go.is_set():
             await self.ctx.go.wait()  # the play is paused for a slice of the trivial view
             if self.ctx.think:
-                # Not all at once as the play resumes: each at its own moment again.
+                # Not all at once as the play resumes: each at its own moment again (and, if
+                # the play paused again meanwhile, after that pause).
                 await asyncio.sleep(self.ctx.think * self.rng.uniform(0, 1))
         if self.over():
             return None
@@ -893,7 +894,10 @@ def report(args, workers: int, stats: Stats, phases: dict, loads: dict) -> int:
 
     rows = [
         ("players", f"{args.players}" + (f", pausing ~{args.think:g} ms" if args.think else "")),
-        ("duration", f"{play['wall']:.1f} s of play ({args.seconds:g} s asked, then the drain)"),
+        (
+            "duration",
+            f"{play['wall']:.1f} s of play ({args.seconds:g} s asked, with each slice's drain)",
+        ),
         ("gunicorn workers", f"{workers} ({kind}, access log off)"),
         ("moves played", f"{played}"),
         ("moves per second", f"{move_rate:.1f}"),

@@ -123,16 +123,8 @@ def read_deal_games(owner: Owner, variant: str, deal: str, *, besides: int) -> l
     statements = _statements(db)
     cursor = _cursor(db)
     cursor.execute(statements.deal_games[sql], [key, variant, deal, besides])
-    rows = cursor.fetchall()
     converters = statements.deal_converters
-    games = []
-    for row in rows:
-        values = list(row)
-        for i, col, convert_all in converters:
-            for convert in convert_all:
-                values[i] = convert(values[i], col, db)
-        games.append(DealGame(*values))
-    return games
+    return [DealGame(*_converted(db, row, converters)) for row in cursor.fetchall()]
 
 
 def read_game_by_pk(pk: int, *, lock: bool = False) -> Game:
@@ -223,15 +215,7 @@ class _Statements:
         self.pk = quote(game.pk.column)
         # A game is read whole, its columns in the order Game.from_db takes them.
         self.attnames = [f.attname for f in game.concrete_fields]
-        # The converters the ORM would apply to each column (a datetime on SQLite, a JSON
-        # document). The backend's are methods of this first connection's operations; they
-        # depend only on the backend and the settings, the same for every connection here.
-        self.converters: list[tuple[int, Col, list[Converter]]] = []
-        for i, field in enumerate(game.concrete_fields):
-            col = field.get_col(table)
-            converters = db.ops.get_db_converters(col) + col.get_db_converters(db)
-            if converters:
-                self.converters.append((i, col, converters))
+        self.converters = _converters(db, table, game.concrete_fields)
         self.locks = db.features.has_select_for_update
         lock = f" {db.ops.for_update_sql()}" if self.locks else ""
         columns = ", ".join(quote(f.column) for f in game.concrete_fields)
@@ -264,12 +248,7 @@ class _Statements:
             "of_user": f"{select}{owner} = %s{rest}",
             "of_guest": f"{select}{owner} IS NULL AND {session_key} = %s{rest}",
         }
-        self.deal_converters = []
-        for i, field in enumerate(deal_fields):
-            col = field.get_col(table)
-            converters = db.ops.get_db_converters(col) + col.get_db_converters(db)
-            if converters:
-                self.deal_converters.append((i, col, converters))
+        self.deal_converters = _converters(db, table, deal_fields)
 
         move = Move._meta
         self.move_fields = [move.get_field(name) for name in ("game", *NewMove._fields)]
@@ -313,10 +292,7 @@ class _Statements:
     def game(self, db: BaseDatabaseWrapper, row: Sequence[Any]) -> Game:
         """The game a row of its columns (in the order of ``attnames``) stands for, as the ORM
         would build it."""
-        values = list(row)
-        for i, col, converters in self.converters:
-            for convert in converters:
-                values[i] = convert(values[i], col, db)
+        values = _converted(db, row, self.converters)
         return Game.from_db(db.alias, self.attnames, values, fetch_mode=FETCH_ONE)
 
     def read_with(self, session_model: type[Model]) -> str:
@@ -388,6 +364,34 @@ def _statements(db: BaseDatabaseWrapper) -> _Statements:
     if statements is None:
         statements = _BUILT.setdefault(db.vendor, _Statements(db))
     return statements
+
+
+#: The converters of the columns that have any: each column's place, its ``Col``, its
+#: converters.
+Converters = list[tuple[int, Col, list[Converter]]]
+
+
+def _converters(db: BaseDatabaseWrapper, table: str, fields: Sequence[Field]) -> Converters:
+    """The converters the ORM would apply to each of ``fields``' columns as read (a datetime
+    on SQLite, a JSON document). The backend's are methods of this first connection's
+    operations; they depend only on the backend and the settings, the same for every
+    connection here."""
+    converters = []
+    for i, field in enumerate(fields):
+        col = field.get_col(table)
+        convert_all = db.ops.get_db_converters(col) + col.get_db_converters(db)
+        if convert_all:
+            converters.append((i, col, convert_all))
+    return converters
+
+
+def _converted(db: BaseDatabaseWrapper, row: Sequence[Any], converters: Converters) -> list:
+    """The values of ``row`` through their columns' ``converters``."""
+    values = list(row)
+    for i, col, convert_all in converters:
+        for convert in convert_all:
+            values[i] = convert(values[i], col, db)
+    return values
 
 
 def _cursor(db: BaseDatabaseWrapper) -> CursorWrapper:

@@ -32,6 +32,9 @@ ALLOWED_HOSTS = [
 ]
 
 INSTALLED_APPS = [
+    # Before django.contrib.auth: its registration/ templates (password_reset_subject.txt among
+    # them) are found before auth's own.
+    "solitaire.accounts",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

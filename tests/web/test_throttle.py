@@ -8,8 +8,8 @@ from django.conf import settings
 from django.core.cache import cache, caches
 from django.test import Client, RequestFactory
 
-from solitaire import throttle
-from solitaire.throttle import PER_ADDRESS, PER_USERNAME
+from solitaire.accounts import throttle
+from solitaire.accounts.throttle import PER_ADDRESS, PER_USERNAME
 
 from .test_accounts import ACCOUNT, DELETE, LOGIN, PASSWORD, PASSWORD_CHANGE, log_in, make_user
 
@@ -97,7 +97,7 @@ class TestPerUsername:
         fail(client, PER_USERNAME.failures)
         # A second process's connection: a new cache client, nothing shared in memory.
         other = caches.create_connection("default")
-        key = throttle._key(PER_USERNAME, "alice", "until")
+        key = throttle.cache_key(PER_USERNAME, "alice", "until")
         assert other.get(key) > time.time()
         assert (
             0

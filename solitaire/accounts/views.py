@@ -22,7 +22,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
-from games import services
+from games.services.players import adopt_guest_games, delete_player
 
 from .forms import (
     DeleteAccountForm,
@@ -42,7 +42,7 @@ def log_in(request: HttpRequest, user) -> None:
     """
     guest_key = request.session.session_key or ""
     auth.login(request, user)
-    adopted = services.adopt_guest_games(guest_key, user)
+    adopted = adopt_guest_games(guest_key, user)
     if adopted:
         messages.success(
             request,
@@ -153,7 +153,7 @@ def delete_account(request: HttpRequest) -> HttpResponse:
         if seconds:
             response["Retry-After"] = str(seconds)
         return response
-    services.delete_player(user)
+    delete_player(user)
     auth.logout(request)
     messages.success(request, _("Your account and all its games are deleted."))
     return redirect("games:home")

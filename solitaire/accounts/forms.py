@@ -1,8 +1,8 @@
 """The account forms: signing up, logging in, the email address, changing the password and
 deleting the account.
 
-Every form that checks a password goes through the throttle (solitaire/throttle.py): a client
-that failed too often is refused before its password is looked at, with an error of code
+Every form that checks a password goes through the throttle (throttle.py): a client that
+failed too often is refused before its password is looked at, with an error of code
 ``throttled`` whose ``seconds`` say how long to wait (``refused_for`` finds it, for the view to
 answer 429).
 """

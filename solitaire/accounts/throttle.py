@@ -56,7 +56,10 @@ def wait_seconds(request: HttpRequest, username: str) -> int:
     """How long password checks for ``username`` from this client stay refused; 0 if allowed."""
     now = time.time()
     blocked = cache.get_many(
-        [_key(PER_USERNAME, username, "until"), _key(PER_ADDRESS, client_address(request), "until")]
+        [
+            cache_key(PER_USERNAME, username, "until"),
+            cache_key(PER_ADDRESS, client_address(request), "until"),
+        ]
     )
     return max((int(until - now) + 1 for until in blocked.values() if until > now), default=0)
 
@@ -69,11 +72,11 @@ def failed(request: HttpRequest, username: str) -> None:
 
 def succeeded(username: str) -> None:
     """Forget the failures for ``username``: the player got their password right."""
-    cache.delete(_key(PER_USERNAME, username, "count"))
+    cache.delete(cache_key(PER_USERNAME, username, "count"))
 
 
 def _count(limit: Limit, who: str) -> None:
-    key = _key(limit, who, "count")
+    key = cache_key(limit, who, "count")
     cache.add(key, 0, limit.window)
     try:
         count = cache.incr(key)
@@ -83,11 +86,14 @@ def _count(limit: Limit, who: str) -> None:
     # Some caches' incr() restores the default timeout: the window runs from the last failure.
     cache.touch(key, limit.window)
     if count >= limit.failures:
-        cache.set(_key(limit, who, "until"), time.time() + limit.window, limit.window)
+        cache.set(cache_key(limit, who, "until"), time.time() + limit.window, limit.window)
         cache.delete(key)
 
 
-def _key(limit: Limit, who: str, part: str) -> str:
-    # Hashed: a username may hold any character, and some caches take only short ASCII keys.
+def cache_key(limit: Limit, who: str, part: str) -> str:
+    """The cache key of ``limit``'s ``part`` ("count" or "until") for ``who``.
+
+    Hashed: a username may hold any character, and some caches take only short ASCII keys.
+    """
     digest = hashlib.sha256(who.casefold().encode()).hexdigest()[:32]
     return f"throttle:{limit.scope}:{part}:{digest}"

@@ -1,0 +1,10 @@
+"""The accounts app's configuration."""
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class AccountsConfig(AppConfig):
+    name = "solitaire.accounts"
+    label = "accounts"
+    verbose_name = _("Accounts")

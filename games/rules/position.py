@@ -5,34 +5,14 @@ mutable and changes in place: ``play`` and ``undo`` touch only the piles a move 
 search can walk millions of positions without copying any.
 """
 
-from .cards import ACE, KING, NAMES, SUITS, is_red, rank_of, suit_of
+from .builds import ACCEPTS, PARENTS
+from .cards import ACE, KING, NAMES, SUITS, rank_of, suit_of
 from .moves import COLUMN, DEAL, FOUNDATION, MOVE_TABLE, REDEAL, STOCK, WASTE, Move, pile_name
 from .variants import Build, Variant
 
 WON, STUCK, PLAYING = "won", "stuck", "playing"
 ALL_HOME = 104
 SUIT_WORDS = {0: "clubs", 1: "diamonds", 2: "hearts", 3: "spades"}
-
-
-def _fits(build: Build, lower: int, upper: int) -> bool:
-    if rank_of(lower) != rank_of(upper) - 1:
-        return False
-    if build is Build.SAME_SUIT:
-        return suit_of(lower) == suit_of(upper)
-    if build is Build.ALTERNATE_COLOUR:
-        return is_red(lower) != is_red(upper)
-    return suit_of(lower) != suit_of(upper)
-
-
-#: ACCEPTS[build][top]: the cards that may be built on ``top``.
-ACCEPTS = {
-    b: tuple(frozenset(c for c in range(52) if _fits(b, c, top)) for top in range(52))
-    for b in Build
-}
-#: PARENTS[build][card]: the cards ``card`` may be built on.
-PARENTS = {
-    b: tuple(tuple(p for p in range(52) if _fits(b, c, p)) for c in range(52)) for b in Build
-}
 
 
 class IllegalMove(ValueError):

@@ -1,4 +1,5 @@
-"""The rules engine stands on its own: it imports with Django unavailable."""
+"""The rules engine stands on its own: it imports with Django unavailable, the solver and the
+automatic moves too."""
 
 import subprocess
 import sys
@@ -17,8 +18,11 @@ class NoDjango:
 
 sys.meta_path.insert(0, NoDjango())
 from games.rules import VARIANTS, first_position, replay, Record
+from games.rules import autoplay, builds, solver
 p = replay(Record("forty-thieves", 1, ["t8-t4", "deal"]))
 assert p.moves == 2, p.moves
+autoplay.next_safe_move(p)
+assert builds.PARENTS and solver.solutions("forty-thieves")
 assert not any(m == "django" or m.startswith("django.") for m in sys.modules)
 print("ok", len(VARIANTS))
 """

@@ -9,13 +9,13 @@ from games.rules.solver import (
     LOST,
     UNKNOWN,
     WON,
-    _game,
     find_winnable,
     heuristic_move,
     position_key,
     solutions,
     solve,
 )
+from games.rules.solver.state import game_for
 from tests.rules.positions import ALL_GAMES, pos, up
 
 RANKS = "A23456789TJQK"
@@ -284,7 +284,7 @@ def test_safe_moves_never_lose_a_win(game):
         verdicts.append(free.status)
         # Each safe move on its own keeps a winnable position winnable.
         if free.status == WON:
-            game_ = _game(position.variant)
+            game_ = game_for(position.variant)
             played = []
             game_.autos(game_.state_of(position), played)
             if played:

@@ -2,8 +2,8 @@
 
 import pytest
 
-from games.autoplay import is_safe, next_safe_move
 from games.rules import parse_card, position_from_text
+from games.rules.autoplay import is_safe, next_safe_move
 
 PILES = ["s", "w"] + [f"f{i}" for i in range(1, 9)]
 

@@ -11,19 +11,9 @@ The interface offers this as a convenience; the rules know nothing of it, and ea
 is recorded as an ordinary move.
 """
 
-from .rules import Build, Move, Position
-from .rules.moves import COLUMN, FOUNDATION, WASTE
-
-_RED = (1, 2)  # diamonds, hearts
-
-
-def _suits_built_on(build: Build, suit: int) -> tuple[int, ...]:
-    """The suits whose cards may be built on a card of ``suit``."""
-    if build is Build.SAME_SUIT:
-        return (suit,)
-    if build is Build.ALTERNATE_COLOUR:
-        return tuple(s for s in range(4) if (s in _RED) != (suit in _RED))
-    return tuple(s for s in range(4) if s != suit)
+from .builds import SUITS_BUILT_ON
+from .moves import COLUMN, FOUNDATION, WASTE, Move
+from .position import Position
 
 
 def is_safe(position: Position, card: int) -> bool:
@@ -32,7 +22,7 @@ def is_safe(position: Position, card: int) -> bool:
     if rank <= 2:
         return True
     lower = rank - 1
-    suits = _suits_built_on(position.variant.build, suit)
+    suits = SUITS_BUILT_ON[position.variant.build][suit]
     # A foundation holds one suit, Ace upwards; it holds the lower rank once it is that long.
     # (A right foundation in Forty Devils is complete, so it holds every rank.)
     home = sum(1 for f in position.foundations if f and (f[0] & 3) in suits and len(f) >= lower)

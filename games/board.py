@@ -11,16 +11,16 @@ touched need drawing again (``pile_views``), with the new list.
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import InitVar, dataclass, field
-from functools import cache, lru_cache
+from dataclasses import dataclass, field
 from html import escape
 from urllib.parse import quote
 
-from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from .describe import RANK_MARKS, SUIT_MARKS, card_label, pile_label, split_move
 from .rules import Position, card_name
+from .rules.played import split_move
+from .words import RANK_MARKS, SUIT_MARKS, card_label, pile_label
 
 #: How many of the waste's top cards Little Forty shows, fanned (the stock deals three).
 FANNED_WASTE = 3
@@ -33,14 +33,12 @@ class CardView:
     What a card shows (its words, marks and classes) is worked out here, once, and written out by
     the ``card`` template tag (games/templatetags/cards.py): a board draws some fifty cards for
     every move, and the template engine's lookups cost more than this work in Python.
-    ``language``: the active language, when the caller has it at hand.
     """
 
     card: int | None
     #: The notation of the cards picked up by clicking this one ("t3:2"), if it can be picked.
     pick: str = ""
     picked: bool = False
-    language: InitVar[str | None] = None
     #: Its name in the notation ("TH"), or "down".
     name: str = field(init=False)
     #: Its name in words ("Ten of Hearts").
@@ -58,11 +56,11 @@ class CardView:
     spoken_html: str = field(init=False)
     face_html: str = field(init=False)
 
-    def __post_init__(self, language: str | None) -> None:
-        language = language or get_language()
+    def __post_init__(self) -> None:
         if self.card is None:
             self.name = "down"
-            self.label, self.spoken_html = _face_down(language)
+            self.label = _("face-down card")
+            self.spoken_html = escape(self.label)
             self.corner = self.suit = self.face_html = ""
             self.classes = "card back"
         else:
@@ -74,7 +72,7 @@ class CardView:
                 self.classes,
                 self.spoken_html,
                 self.face_html,
-            ) = _face(self.card, language)
+            ) = _face(self.card)
         self.spoken = self.label
         self.query = f"?pick={quote(self.pick, safe='')}" if self.pick else ""
         if self.picked:
@@ -95,10 +93,9 @@ FACE = (
 )
 
 
-@cache
-def _face(card: int, language: str) -> tuple[str, str, str, str, str, str, str]:
-    """A face-up card's name, label (in ``language``, the active one), corner, suit and
-    classes, then its label escaped and its face's markup (``FACE``)."""
+def _face(card: int) -> tuple[str, str, str, str, str, str, str]:
+    """A face-up card's name, label, corner, suit and classes, then its label escaped and its
+    face's markup (``FACE``)."""
     suit = SUIT_MARKS[card & 3]
     red = (card & 3) in (1, 2)
     label = card_label(card)
@@ -114,18 +111,9 @@ def _face(card: int, language: str) -> tuple[str, str, str, str, str, str, str]:
     )
 
 
-@cache
-def _face_down(language: str) -> tuple[str, str]:
-    """A face-down card's label in ``language`` (the active one), and escaped."""
-    label = _("face-down card")
-    return label, escape(label)
-
-
-@lru_cache(maxsize=4096)
-def _pile_label(kind: str, language: str, number: int, count: int) -> str:
-    """A pile's label in ``language`` (the active one): its kind, its ``number`` (foundations
-    and columns) and how many cards it holds. Kept: a move's answer labels a few piles, and
-    looking up a translation cost more than drawing a card."""
+def _pile_label(kind: str, number: int, count: int) -> str:
+    """A pile's label: its kind, its ``number`` (foundations and columns) and how many cards
+    it holds."""
     values = {"number": number, "count": count}
     if kind == "stock":
         return ngettext("Stock, %(count)d card", "Stock, %(count)d cards", count) % values
@@ -286,12 +274,11 @@ class _Piles:
         source, _sep, count = pick.partition(":")
         self.pick_source = source
         self.held = int(count or 1) if pick else 0
-        self.language = get_language()
 
     def card(self, card: int, pick_text: str = "", picked: bool = False) -> CardView:
         if not self.playable:
-            return CardView(card, language=self.language)
-        return CardView(card, pick_text, picked, self.language)
+            return CardView(card)
+        return CardView(card, pick_text, picked)
 
     def stock_move(self) -> str:
         """What clicking the stock does: "deal", "redeal", or "" (neither is possible)."""
@@ -309,13 +296,13 @@ class _Piles:
         view = PileView(
             "s",
             "stock",
-            _pile_label("stock", self.language, 0, len(stock)),
+            _pile_label("stock", 0, len(stock)),
             count=len(stock),
             move=self.stock_move(),
             redeals_left=self.position.redeals_left,
         )
         if stock:
-            view.cards = [CardView(None, language=self.language)]
+            view.cards = [CardView(None)]
         return view
 
     def waste(self) -> PileView:
@@ -325,7 +312,7 @@ class _Piles:
         view = PileView(
             "w",
             "waste",
-            _pile_label("waste", self.language, 0, len(waste)),
+            _pile_label("waste", 0, len(waste)),
             count=len(waste),
             classes="fanned" if fanned else "",
         )
@@ -340,7 +327,7 @@ class _Piles:
         view = PileView(
             pile,
             "foundation",
-            _pile_label("foundation", self.language, i + 1, len(cards)),
+            _pile_label("foundation", i + 1, len(cards)),
             count=len(cards),
         )
         if cards:
@@ -356,7 +343,7 @@ class _Piles:
         view = PileView(
             pile,
             "column",
-            _pile_label("column", self.language, j + 1, len(cards)),
+            _pile_label("column", j + 1, len(cards)),
             count=len(cards),
         )
         movable = position.movable(j)
@@ -364,7 +351,7 @@ class _Piles:
         for k, card in enumerate(cards):
             depth = len(cards) - k
             if k < down:
-                view.cards.append(CardView(None, language=self.language))
+                view.cards.append(CardView(None))
                 continue
             pick_text = "" if depth > movable else pile if depth == 1 else f"{pile}:{depth}"
             view.cards.append(self.card(card, pick_text, held_here and depth <= self.held))

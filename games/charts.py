@@ -9,7 +9,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from .stats import Week
+from .selectors import Week
 
 WIDTH, HEIGHT = 640, 200
 #: Room for the axis labels: left, right, top, bottom.

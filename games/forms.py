@@ -2,7 +2,9 @@
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
+from .models import MAX_PLY
 from .rules import MAX_DEAL, VARIANTS, RecordError, parse_record
 
 #: Random deals are drawn from 1..RANDOM_DEALS: a billion deals, with short numbers to share.
@@ -77,4 +79,13 @@ class RecordForm(forms.Form):
             raise forms.ValidationError(
                 _("This record cannot be read: %(reason)s."), params={"reason": e}
             ) from None
+        if len(data["record"].moves) > MAX_PLY:
+            raise forms.ValidationError(
+                ngettext_lazy(
+                    "This record has more moves than a game may have: at most %(most)d move.",
+                    "This record has more moves than a game may have: at most %(most)d moves.",
+                    "most",
+                ),
+                params={"most": MAX_PLY},
+            )
         return data

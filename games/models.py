@@ -12,10 +12,17 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .rules import VARIANTS, get_variant, position_from_text
+from .owners import Owner
+from .rules import VARIANTS, Position, first_position, get_variant, position_from_text
+from .rules import Move as PlayedMove
 
 #: A deal number is stored as its digits: 10^20 - 1 does not fit a 64-bit integer column.
 DEAL_DIGITS = 20
+#: Every this many plies a move row keeps the position after it (``Move.checkpoint``): undo and
+#: the replay viewer start from the nearest one instead of the deal.
+CHECKPOINT_EVERY = 50
+#: The longest move log a game may have, and a record may bring.
+MAX_PLY = 10_000
 
 
 def new_public_id() -> str:
@@ -24,13 +31,12 @@ def new_public_id() -> str:
 
 
 class GameQuerySet(models.QuerySet):
-    def owned_by(self, owner) -> "GameQuerySet":
-        """The games of ``owner`` (a ``games.owners.Owner``); none for an owner without a key."""
-        if owner.user is not None:
-            return self.filter(owner=owner.user)
-        if owner.session_key:
-            return self.filter(owner__isnull=True, session_key=owner.session_key)
-        return self.none()
+    def owned_by(self, owner: Owner) -> "GameQuerySet":
+        """The games of ``owner``, by the one ownership rule (``Owner.columns``); none for an
+        owner without a key. Every read and write of a game goes through this, or through the
+        hot path's SQL built from the same rule (games/store.py)."""
+        columns = owner.columns()
+        return self.none() if columns is None else self.filter(**columns)
 
     def in_progress(self) -> "GameQuerySet":
         return self.filter(status__in=[Game.Status.PLAYING, Game.Status.STUCK])
@@ -149,6 +155,25 @@ class Game(models.Model):
         """The current position, read from the snapshot."""
         return position_from_text(self.snapshot)
 
+    def position_after(self, rows) -> "Position | None":
+        """The position after the last of ``rows``: moves of this game's log in order, each
+        with ``notation`` and ``checkpoint``, read back from the position they end at. Played
+        from the last checkpoint among them, or from the deal when they start at ply 1 (or are
+        none); None when neither (a log read from too late a ply, of a game stored before
+        checkpoints)."""
+        rows = list(rows)
+        base = next((n for n in range(len(rows) - 1, -1, -1) if rows[n].checkpoint), None)
+        if base is not None:
+            position = position_from_text(rows[base].checkpoint)
+            rows = rows[base + 1 :]
+        elif not rows or rows[0].ply == 1:
+            position = first_position(self.rules, self.deal_number)
+        else:
+            return None
+        for row in rows:
+            position.play(PlayedMove.parse(row.notation))
+        return position
+
 
 class Move(models.Model):
     game = models.ForeignKey(
@@ -160,6 +185,9 @@ class Move(models.Model):
     #: Played by the automatic moves to the foundations, not by the player: undo takes such
     #: moves back together with the player's move before them.
     automatic = models.BooleanField(_("automatic"), default=False)
+    #: On every ``CHECKPOINT_EVERY``-th ply: the position after this move, as NOTATION.md's
+    #: position text (a cache of the log, like the game's snapshot); else empty.
+    checkpoint = models.TextField(_("position after the move"), blank=True, default="")
 
     class Meta:
         verbose_name = _("move")

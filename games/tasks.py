@@ -3,18 +3,18 @@ take up to seconds each and so never run inside a web request."""
 
 from django.tasks import task
 
-from . import solving
 from .rules.solver import find_winnable
+from .services import assist
 
 
 @task()
 def search(analysis_id: int) -> str:
     """Answer a hint or a "can this still be won?" (a ``games.models.Analysis``)."""
-    return solving.run_search(analysis_id)
+    return assist.run_search(analysis_id)
 
 
 @task()
 def find_winnable_deals(variant: str, start: int, count: int, seconds: float) -> list[int]:
     """Search deals ``start``..``start + count - 1`` of ``variant`` for wins, ``seconds`` each,
     and store those whose moves replay to a win; the deal numbers stored."""
-    return solving.store_winnable(variant, find_winnable(variant, start, count, seconds))
+    return assist.store_winnable(variant, find_winnable(variant, start, count, seconds))

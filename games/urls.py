@@ -2,7 +2,7 @@
 
 from django.urls import path, register_converter
 
-from . import solver_views, views
+from .web import assist, history, pages, play, records
 
 
 class GameIdConverter:
@@ -25,31 +25,31 @@ register_converter(GameIdConverter, "game")
 
 app_name = "games"
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("healthz/", views.health, name="health"),
-    path("rules/<slug:variant>/", views.rules, name="rules"),
-    path("new/", views.new_game, name="new"),
-    path("play/<slug:variant>/<str:deal>/", views.play_deal, name="play_deal"),
-    path("import/", views.import_record, name="import"),
-    path("my/", views.my_games, name="my_games"),
-    path("my/records.json", views.my_records, name="my_records"),
-    path("my/statistics/", views.statistics, name="statistics"),
-    path("my/statistics/<slug:variant>/", views.statistics, name="variant_statistics"),
-    path("my/history/", views.history, name="history"),
-    path("g/<game:public_id>/", views.game, name="game"),
-    path("g/<game:public_id>/record/", views.record, name="record"),
+    path("", pages.home, name="home"),
+    path("healthz/", pages.health, name="health"),
+    path("rules/<slug:variant>/", pages.rules, name="rules"),
+    path("new/", pages.new_game, name="new"),
+    path("play/<slug:variant>/<str:deal>/", pages.play_deal, name="play_deal"),
+    path("import/", records.import_record, name="import"),
+    path("my/", history.my_games, name="my_games"),
+    path("my/records.json", records.my_records, name="my_records"),
+    path("my/statistics/", history.statistics, name="statistics"),
+    path("my/statistics/<slug:variant>/", history.statistics, name="variant_statistics"),
+    path("my/history/", history.history, name="history"),
+    path("g/<game:public_id>/", play.game, name="game"),
+    path("g/<game:public_id>/record/", records.record, name="record"),
     # The replay at the deal, and at a ply: the one name reverses to either.
-    path("g/<game:public_id>/replay/", views.replay, name="replay"),
-    path("g/<game:public_id>/replay/<int:ply>/", views.replay, name="replay"),
-    path("g/<game:public_id>/poll/", views.poll, name="poll"),
-    path("g/<game:public_id>/move/", views.move, name="move"),
-    path("g/<game:public_id>/to-foundation/", views.to_foundation, name="to_foundation"),
-    path("g/<game:public_id>/undo/", views.undo, name="undo"),
-    path("g/<game:public_id>/redo/", views.redo, name="redo"),
-    path("g/<game:public_id>/restart/", views.restart, name="restart"),
-    path("g/<game:public_id>/give-up/", views.give_up, name="give_up"),
-    path("g/<game:public_id>/autoplay/", views.autoplay, name="autoplay"),
-    path("g/<game:public_id>/hint/", solver_views.hint, name="hint"),
-    path("g/<game:public_id>/analysis/", solver_views.analysis, name="analysis"),
-    path("g/<game:public_id>/finish/", solver_views.finish, name="finish"),
+    path("g/<game:public_id>/replay/", history.replay, name="replay"),
+    path("g/<game:public_id>/replay/<int:ply>/", history.replay, name="replay"),
+    path("g/<game:public_id>/poll/", play.poll, name="poll"),
+    path("g/<game:public_id>/move/", play.move, name="move"),
+    path("g/<game:public_id>/to-foundation/", play.to_foundation, name="to_foundation"),
+    path("g/<game:public_id>/undo/", play.undo, name="undo"),
+    path("g/<game:public_id>/redo/", play.redo, name="redo"),
+    path("g/<game:public_id>/restart/", play.restart, name="restart"),
+    path("g/<game:public_id>/give-up/", play.give_up, name="give_up"),
+    path("g/<game:public_id>/autoplay/", play.autoplay, name="autoplay"),
+    path("g/<game:public_id>/hint/", assist.hint, name="hint"),
+    path("g/<game:public_id>/analysis/", assist.analysis, name="analysis"),
+    path("g/<game:public_id>/finish/", assist.finish, name="finish"),
 ]

@@ -127,7 +127,7 @@ else:
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
-            "BACKEND": "solitaire.cache.RedisCache",
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "solitaire"),
         }
@@ -135,9 +135,7 @@ if os.environ.get("REDIS_URL"):
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # Sessions live in the database (a guest's games hang on theirs); with Redis they are read
-# from the cache, written to both, so a request no longer costs a query for its session. A
-# request on a game reads its session with the game instead, in the same statement (views.py
-# _game_or_404).
+# from the cache, written to both, so a request costs no query for its session.
 SESSION_ENGINE = (
     "django.contrib.sessions.backends.cached_db"
     if os.environ.get("REDIS_URL")
@@ -209,7 +207,8 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# A guest's games hang on their session: keep it for a year, renewed as they play.
+# A guest's games hang on their session: keep it for a year, renewed once a day as they play
+# (games/web/htmx.py owner_of).
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 SESSION_SAVE_EVERY_REQUEST = False
 SESSION_COOKIE_HTTPONLY = True

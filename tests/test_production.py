@@ -108,6 +108,7 @@ def server(tmp_path):
         log.close()
 
 
+@pytest.mark.slow
 def test_bin_serve_runs_the_site_with_hashed_compressed_static_files(server):
     home = get(f"{server}/")
     assert home.status == 200
@@ -131,6 +132,7 @@ def test_bin_serve_runs_the_site_with_hashed_compressed_static_files(server):
     assert script and get(f"{server}{script.group(1)}").status == 200
 
 
+@pytest.mark.slow
 def test_bin_serve_deals_and_plays_a_game(server):
     """A whole round trip through gunicorn: a new game, then its page by its address."""
     browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())

@@ -23,6 +23,7 @@ def manage(*args: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_solve_prints_four_lines_and_writes_a_record_that_replays_to_won(tmp_path):
     path = tmp_path / "win.json"
     result = manage("solve", "forty-thieves", "1009", "--seconds", "20", "--record", str(path))
@@ -54,6 +55,7 @@ def test_solve_through_call_command(tmp_path):
     assert replay(record).is_won()
 
 
+@pytest.mark.slow
 def test_an_unknown_result_writes_no_record(tmp_path):
     path = tmp_path / "none.json"
     result = manage("solve", "forty-thieves", "1001", "--seconds", "0.2", "--record", str(path))

@@ -4,8 +4,7 @@
 (``games.board.PileView``). A board draws some fifty cards, and the template engine spent about
 50 µs on each card's dozen lookups and escapes; these write the same markup in a few µs.
 ``{% table_state %}``, ``{% game_info %}`` and ``{% announcement %}``: the rest of what a
-move's answer holds (games/views.py builds that answer from these functions alone, without a
-template: the template engine's own cost was a fifth of a move request's); ``{% poll %}``, the
+move's answer holds (the partial ``move-answer`` of games/play.html); ``{% poll %}``, the
 catch-up poll. The rest of the board stays in games/play.html.
 
 Each pile is a group (``id="pile-t3"``, ``data-pile="t3"``) holding its cards:
@@ -22,13 +21,11 @@ move sends only the piles it touched.
 """
 
 from collections.abc import Iterable
-from functools import cache
 from html import escape
 
 from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from ..board import CardView, PileView
@@ -64,7 +61,12 @@ def game_info(game: Game, redeals_left: int | None, oob: bool = False) -> SafeSt
     """The counters: moves, time played, the deal and (``redeals_left`` not None, in games with
     redeals) the redeals left."""
     seconds = game.seconds_played
-    moves, time, deal, redeals = _info_labels(get_language())
+    moves, time, deal, redeals = (
+        escape(_("Moves")),
+        escape(_("Time")),
+        escape(_("Deal")),
+        escape(_("Redeals left")),
+    )
     out = [
         f'<dl class="game-info" id="game-info"{_oob(oob)}>',
         f"<div><dt>{moves}</dt><dd data-moves>{game.ply}</dd></div>",
@@ -76,12 +78,6 @@ def game_info(game: Game, redeals_left: int | None, oob: bool = False) -> SafeSt
         out.append(f"<div><dt>{redeals}</dt><dd data-redeals>{redeals_left}</dd></div>")
     out.append("</dl>")
     return mark_safe("".join(out))
-
-
-@cache
-def _info_labels(language: str) -> tuple[str, str, str, str]:
-    """The counters' names in ``language`` (the active one), escaped."""
-    return escape(_("Moves")), escape(_("Time")), escape(_("Deal")), escape(_("Redeals left"))
 
 
 @register.simple_tag

@@ -30,7 +30,7 @@
     clear(b);
     const answer = document.querySelector("#assist [data-hint-version]");
     if (!answer) return;
-    const current = answer.dataset.hintVersion === b.dataset.version;
+    const current = answer.dataset.hintVersion === window.solitaire.state().version;
     answer.classList.toggle("stale", !current);
     const note = answer.querySelector("[data-stale-note]");
     if (note) note.hidden = current;

@@ -1,10 +1,10 @@
 /* Click to play. Click a card to pick it up (with the cards above it), click a column or a
    foundation to put it there, click the card again (or press Escape) to put it back; a
    double-click sends a card to a foundation. Moves go to the server by htmx, with the ply and
-   version of the board they were made on; the server answers with the new board (#board), or
-   after a move (an undo, a redo) only what changed, out of band: the table's state
-   (#table-state: ply, version, redo, the legal moves), the piles the move touched and the
-   counters; and what happened (#announce). Without this script the cards are links
+   version of the board they were made on (#table-state, which every action includes); the
+   server answers with the new board (#board), or after a move (an undo, a redo) only what
+   changed, out of band: the table's state (#table-state: ply, version, the legal moves), the
+   piles the move touched, the counters and the controls; and what happened (#announce). Without this script the cards are links
    (?pick=t3:2) and the piles get "Put here" buttons, so every move also works by plain page
    loads.
 
@@ -18,6 +18,12 @@
 
   function board() {
     return document.getElementById("board");
+  }
+
+  /** The ply and version of the board shown (#table-state). */
+  function state() {
+    const el = document.getElementById("table-state");
+    return el ? el.dataset : {};
   }
 
   /** A request is on its way (htmx marks the element that sent it); asking whether the game
@@ -42,7 +48,7 @@
       event.preventDefault();
       return;
     }
-    event.detail.parameters.version = b.dataset.version;
+    event.detail.parameters.version = state().version;
   });
 
   function say(text) {
@@ -104,7 +110,8 @@
     say(board().dataset.textPutBack);
   }
 
-  /** POST to the server; false (and nothing sent) while another request is on its way. */
+  /** POST to the server; false (and nothing sent) while another request is on its way. The
+      board includes #table-state (hx-include): the ply and version go with ``values``. */
   function post(url, values) {
     const b = board();
     if (busy()) return false;
@@ -114,7 +121,7 @@
       source: b,
       target: b,
       swap: "outerHTML",
-      values: Object.assign({ ply: b.dataset.ply, version: b.dataset.version }, values),
+      values: values,
       headers: { "X-CSRFToken": token },
     });
     return true;
@@ -174,29 +181,8 @@
     if (event.key === "Escape" && held) putBack();
   });
 
-  /** After a move, the server sends only what changed, with the table's state (#table-state):
-      bring the rest of the board up to its ply, version and redo state (the forms' hidden
-      fields, the buttons). */
-  function adopt(b) {
-    const state = document.getElementById("table-state");
-    if (!state || !b.contains(state) || state.dataset.version === b.dataset.version) return;
-    const { ply, version } = state.dataset;
-    b.dataset.ply = ply;
-    b.dataset.version = version;
-    b.querySelectorAll("input[name=ply]").forEach((field) => { field.value = ply; });
-    b.querySelectorAll("input[name=version]").forEach((field) => { field.value = version; });
-    const first = ply === "0";
-    for (const id of ["undo", "restart"]) {
-      const button = document.getElementById(id);
-      if (button) button.disabled = first;
-    }
-    const redo = document.getElementById("redo");
-    if (redo) redo.disabled = state.dataset.redo !== "1";
-  }
-
   function sync() {
     const b = board();
-    if (b) adopt(b);
     held = b ? b.dataset.pick || "" : "";
     if (b) showTargets(held);
   }
@@ -217,6 +203,7 @@
 
   window.solitaire = {
     board,
+    state,
     busy,
     mayPoll,
     say,

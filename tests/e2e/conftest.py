@@ -25,6 +25,16 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screensh
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 360, "height": 740}
 
+HERE = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test under tests/e2e is marked e2e: `-m "not e2e"` leaves the browser out."""
+    for item in items:
+        if item.path.is_relative_to(HERE):
+            item.add_marker(pytest.mark.e2e)
+
+
 # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
 # between browser steps are ordinary synchronous code.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -142,6 +152,8 @@ def screenshots(screenshot):
 # -- reading and playing the board ----------------------------------------------------------
 
 BOARD = "#board"
+#: The board's ply and version, which every action sends.
+STATE = "#table-state"
 
 
 def open_deal(page, live_server, variant: str = "forty-thieves", deal: int = 1):
@@ -152,7 +164,7 @@ def open_deal(page, live_server, variant: str = "forty-thieves", deal: int = 1):
 
 
 def ply(page) -> int:
-    return int(page.locator(BOARD).get_attribute("data-ply"))
+    return int(page.locator(STATE).get_attribute("data-ply"))
 
 
 def layout(page) -> dict[str, list[str]]:

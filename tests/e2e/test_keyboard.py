@@ -10,7 +10,7 @@ from games.board import legal_targets
 from games.models import Game
 from games.rules import VARIANTS, first_position
 
-from .conftest import BOARD, card, layout, legal_picks, moved_on, open_deal, pile, ply
+from .conftest import BOARD, STATE, card, layout, legal_picks, moved_on, open_deal, pile, ply
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -145,11 +145,11 @@ def test_keys_pressed_faster_than_the_answers_are_each_played(page, live_server)
     page.locator("h1").click()  # the focus on the page, outside the table
     for _ in range(4):
         page.keyboard.press("d")
-    expect(page.locator(BOARD)).to_have_attribute("data-ply", "4")
+    expect(page.locator(STATE)).to_have_attribute("data-ply", "4")
     expect(page.locator("#game-info [data-moves]")).to_have_text("4")
     for _ in range(4):
         page.keyboard.press("u")
-    expect(page.locator(BOARD)).to_have_attribute("data-ply", "0")
+    expect(page.locator(STATE)).to_have_attribute("data-ply", "0")
     expect(page.locator("#undo")).to_be_disabled()
     expect(page.locator("#announce")).not_to_contain_text("moved on")
     game = Game.objects.get()

@@ -6,9 +6,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games import services
 from games.models import Game
 from games.rules import Move
+from tests.web import services_support as services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,9 +8,9 @@ import pytest
 from django.core.cache import cache
 from playwright.sync_api import expect
 
-from games import views
+from games.web import play as play_views
 
-from .conftest import BOARD, card, layout, moved_on, open_deal, ply, top_card
+from .conftest import BOARD, STATE, card, layout, moved_on, open_deal, ply, top_card
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -60,7 +60,7 @@ def test_a_game_follows_its_player_to_a_second_device(page, phone_page, live_ser
     expect(laptop.locator(".messages")).to_contain_text("now in your account")
     screenshots(laptop, "two-devices-my-games")
     resume(laptop)
-    expect(laptop.locator(BOARD)).to_have_attribute("data-ply", str(at))
+    expect(laptop.locator(STATE)).to_have_attribute("data-ply", str(at))
     assert layout(laptop) == guest_board
 
     # Logging in on the phone: the same game, the same board.
@@ -71,19 +71,19 @@ def test_a_game_follows_its_player_to_a_second_device(page, phone_page, live_ser
     phone.get_by_role("button", name="Log in").click()
     expect(phone).to_have_url(f"{live_server.url}/my/")
     resume(phone)
-    expect(phone.locator(BOARD)).to_have_attribute("data-ply", str(at))
+    expect(phone.locator(STATE)).to_have_attribute("data-ply", str(at))
     assert layout(phone) == layout(laptop)
     screenshots(phone, "two-devices-phone")
 
     # Playing on on the phone: the laptop, untouched, catches up by itself.
     at = deal(phone)
-    expect(laptop.locator(BOARD)).to_have_attribute("data-ply", str(at), timeout=CATCH_UP_MS)
+    expect(laptop.locator(STATE)).to_have_attribute("data-ply", str(at), timeout=CATCH_UP_MS)
     expect(laptop.locator("#announce")).to_contain_text("Caught up")
     assert layout(laptop) == layout(phone)
 
     # And back on the laptop: a move there reaches the phone.
     at = deal(laptop)
-    expect(phone.locator(BOARD)).to_have_attribute("data-ply", str(at), timeout=CATCH_UP_MS)
+    expect(phone.locator(STATE)).to_have_attribute("data-ply", str(at), timeout=CATCH_UP_MS)
     assert layout(phone) == layout(laptop)
     screenshots(laptop, "two-devices-caught-up")
 
@@ -112,7 +112,7 @@ def test_a_move_from_the_device_that_is_behind_gets_the_current_board(
     assert ply(phone) == 0
     phone.locator(f"{BOARD} .stock-button").click()
     expect(phone.locator("#announce")).to_contain_text("The game had moved on")
-    expect(phone.locator(BOARD)).to_have_attribute("data-ply", str(at))
+    expect(phone.locator(STATE)).to_have_attribute("data-ply", str(at))
     assert layout(phone) == layout(laptop)
 
 
@@ -132,7 +132,7 @@ def test_cards_held_are_not_dropped_by_catching_up(page, live_server):
     expect(second.locator(BOARD)).to_have_attribute("data-pick", "t8")
     assert ply(second) == 0
     second.keyboard.press("Escape")
-    expect(second.locator(BOARD)).to_have_attribute("data-ply", str(at), timeout=CATCH_UP_MS)
+    expect(second.locator(STATE)).to_have_attribute("data-ply", str(at), timeout=CATCH_UP_MS)
     second.close()
 
 
@@ -143,17 +143,17 @@ def test_a_catch_up_answer_that_comes_after_a_move_replaces_the_board(
     question's element out of band) before the question is: that answer still replaces the
     board whole, not something inside it."""
     open_deal(page, live_server, "forty-thieves", 1)
-    answer = views._game_or_404
+    answer = play_views.game_or_404
 
     def late(request, public_id):
         if request.path.endswith("/poll/"):
             time.sleep(1.0)  # the move is played meanwhile
         return answer(request, public_id)
 
-    monkeypatch.setattr(views, "_game_or_404", late)
+    monkeypatch.setattr(play_views, "game_or_404", late)
     page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # ask now
     page.wait_for_timeout(100)
     at = deal(page)
     page.wait_for_timeout(2_000)
     expect(page.locator("section#board")).to_have_count(1)
-    expect(page.locator(BOARD)).to_have_attribute("data-ply", str(at))
+    expect(page.locator(STATE)).to_have_attribute("data-ply", str(at))

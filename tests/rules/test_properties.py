@@ -2,6 +2,7 @@
 
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -59,6 +60,7 @@ def check_cards_present_once(position):
         assert 0 <= position.down[j] < len(col) or position.down[j] == len(col) == 0
 
 
+@pytest.mark.slow
 @common
 @given(game=games, number=deal_numbers, data=st.data())
 def test_all_104_cards_stay_present_once_each_and_undo_restores_exactly(game, number, data):
@@ -77,6 +79,7 @@ def test_all_104_cards_stay_present_once_each_and_undo_restores_exactly(game, nu
         position.play(move)
 
 
+@pytest.mark.slow
 @common
 @given(game=games, number=deal_numbers, data=st.data())
 def test_legal_moves_are_exactly_the_moves_play_accepts(game, number, data):
@@ -103,6 +106,7 @@ def test_legal_moves_are_exactly_the_moves_play_accepts(game, number, data):
             break
 
 
+@pytest.mark.slow
 @common
 @given(game=games, number=deal_numbers, data=st.data())
 def test_replaying_a_record_gives_the_position_playing_it_gave(game, number, data):
@@ -113,6 +117,7 @@ def test_replaying_a_record_gives_the_position_playing_it_gave(game, number, dat
     assert position_from_text(position.text()).text() == position.text()
 
 
+@pytest.mark.slow
 @common
 @given(game=games, number=deal_numbers, data=st.data())
 def test_stuck_means_not_won_with_no_legal_move(game, number, data):
@@ -148,6 +153,7 @@ def test_any_text_either_is_refused_or_round_trips(text):
     assert str(move) == canonical
 
 
+@pytest.mark.slow
 @common
 @given(game=games, number=deal_numbers, data=st.data())
 def test_movable_is_the_longest_run_any_legal_move_could_take(game, number, data):
@@ -172,6 +178,7 @@ def test_movable_is_the_longest_run_any_legal_move_could_take(game, number, data
             assert position.check(too_many) is not None
 
 
+@pytest.mark.slow
 @common
 @given(game=games, number=deal_numbers, data=st.data())
 def test_the_legal_moves_kept_for_a_position_follow_every_change_to_it(game, number, data):

@@ -267,6 +267,7 @@ def small_position(game: str, rng: random.Random, pulled: int):
     return pos(game, piles, redeals_left=redeals)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "game", ["forty-thieves", "maria", "indian", "little-forty", "lucas", "forty-devils"]
 )
@@ -296,6 +297,7 @@ def test_safe_moves_never_lose_a_win(game):
     assert WON in verdicts and len(verdicts) >= 10 and tried >= 3
 
 
+@pytest.mark.slow
 def test_safe_moves_agree_on_wins_and_losses_near_a_lost_position():
     # The lost position above with two of its tableau cards swapped: some swaps free a Two of
     # clubs (won), some do not (lost). Exhaustive search must say the same with and without

@@ -62,6 +62,12 @@ def post_move(client: Client, game: Game, move: str, *, ply: int | None = None, 
     return client.post(url("move", game), data, headers=HTMX if htmx else {})
 
 
+def board(game: Game) -> dict:
+    """The board the player sees now: the ply and version every action sends."""
+    game.refresh_from_db()
+    return {"ply": game.ply, "version": game.version}
+
+
 def log(game: Game) -> list[str]:
     return list(game.moves.order_by("ply").values_list("notation", flat=True))
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games.models import Game, Move
 
-from .conftest import legal_move, post_move, start, url
+from .conftest import board, legal_move, post_move, start, url
 
 User = get_user_model()
 PASSWORD = "green felt 40 thieves"
@@ -346,7 +346,7 @@ class TestDeleteAccount:
         for _ in range(3):
             post_move(alice_client, game, legal_move(game))
         finished = start(alice_client, "indian", 2)
-        alice_client.post(url("give_up", finished))
+        alice_client.post(url("give_up", finished), board(finished))
         bob_client = Client()
         make_user("bob")
         log_in(bob_client, "bob")

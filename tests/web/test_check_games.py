@@ -11,7 +11,6 @@ from django.core.management import CommandError, ManagementUtility, call_command
 from django.test import Client
 from django.utils import timezone
 
-from games import services
 from games.management.commands import check_games
 from games.management.commands.check_games import check_game
 from games.models import Game
@@ -19,8 +18,10 @@ from games.models import Move as MoveRow
 from games.owners import Owner
 from games.rules import Record
 
+from . import services_support as services
 from .conftest import (
     HTMX,
+    board,
     illegal_move,
     legal_move,
     post_move,
@@ -78,10 +79,10 @@ def games(client, other_client) -> list[Game]:
     undo(client, a)
     redo(client, a)  # one group left to redo
     b = played(client, 4, "little-forty", 5)
-    client.post(url("restart", b), headers=HTMX)
+    client.post(url("restart", b), board(b), headers=HTMX)
     post_move(client, b, legal_move(b))
     c = played(other_client, 3, "forty-devils", 2)
-    other_client.post(url("give_up", c), headers=HTMX)
+    other_client.post(url("give_up", c), board(c), headers=HTMX)
     d = start(other_client, "lucas", 9)  # no move yet
     owner = Owner(session_key="importer")
     e = services.start_from_record(owner, stuck_record())

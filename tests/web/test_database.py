@@ -54,14 +54,17 @@ def test_no_index_of_the_games_holds_what_a_move_changes():
 @pytest.mark.django_db(transaction=True)
 def test_with_health_checks_a_move_survives_a_connection_the_server_dropped():
     """DATABASE_HEALTH_CHECKS: the connection is checked once a request before its first
-    statement, the hot path's kept cursor included (games/store.py), and replaced if dead."""
+    statement, the hot path's included (games/store.py: Django's cursors), and replaced if dead."""
     import psycopg
 
-    from games import services, store
+    from games import store
     from games.owners import Owner
 
-    game = services.start_game(Owner(session_key="a-guest-session"), "forty-thieves", 1)
-    store.read_game_by_pk(game.pk)  # the kept cursor is made
+    from . import services_support as services
+
+    guest = Owner(session_key="a-guest-session")
+    game = services.start_game(guest, "forty-thieves", 1)
+    store.read_game(guest, game.public_id)
     enabled = connection.health_check_enabled
     connection.health_check_enabled = True
     try:
@@ -69,7 +72,7 @@ def test_with_health_checks_a_move_survives_a_connection_the_server_dropped():
         with psycopg.connect(**connection.get_connection_params(), autocommit=True) as other:
             other.execute("SELECT pg_terminate_backend(%s)", [pid])
         connection.health_check_done = False  # as at the start of the next request
-        assert store.read_game_by_pk(game.pk).pk == game.pk
+        assert store.read_game(guest, game.public_id).pk == game.pk
         assert connection.connection.info.backend_pid != pid
     finally:
         connection.health_check_enabled = enabled

@@ -44,7 +44,7 @@ from hypothesis import strategies as st
 from games.models import Game, Move, new_public_id
 from games.rules import VARIANTS, Record
 
-from .conftest import legal_move, post_move, start, won_record
+from .conftest import board, legal_move, post_move, start, won_record
 
 #: How many requests each fuzzing run draws (one request an example).
 GUEST_EXAMPLES = 1300
@@ -579,7 +579,7 @@ def victims(db) -> dict:
     play_some(victim, "forty-devils", 7, 3)
     guest = Client()
     g = play_some(guest, "little-forty", 11, 4)
-    guest.post(f"/g/{g.public_id}/give-up/")
+    guest.post(f"/g/{g.public_id}/give-up/", board(g))
     play_some(guest, "indian", 1, 2)
     key = guest.session.session_key
     games = Game.objects.filter(Q(owner=account) | Q(owner__isnull=True, session_key=key))
@@ -633,6 +633,7 @@ def quiet():
 # -- the runs -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_fuzzing_as_a_guest_and_without_a_session(victims, quiet, settings):
     # Behind a proxy, as in production: the log-in throttle reads the client's address from a
     # header, which the fuzzer garbles too.
@@ -654,6 +655,7 @@ def test_fuzzing_as_a_guest_and_without_a_session(victims, quiet, settings):
     finish(fuzzer, victims, before, started)
 
 
+@pytest.mark.slow
 def test_fuzzing_as_a_logged_in_player(victims, quiet):
     before = everything_of(victims)
     user = User.objects.create_user("player", "player@example.com", PASSWORD)

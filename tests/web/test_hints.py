@@ -10,7 +10,7 @@ from django_tasks_db.models import DBTaskResult
 from games.models import Analysis
 from games.rules import Move
 
-from .conftest import HTMX, log, post_move, replayed, start, url
+from .conftest import HTMX, board, log, post_move, replayed, start, url
 from .solver_support import answer, ask, near_stuck, near_win, run_worker, said, shown_move
 
 # The real worker closes a connection left in a transaction when it runs, as it should in a
@@ -118,7 +118,7 @@ class TestStaleHints:
 
     def test_no_hint_for_a_finished_game(self, client):
         game = near_win(client, 5)
-        client.post(url("give_up", game))
+        client.post(url("give_up", game), board(game))
         response = ask(client, "hint", game)
         assert response.status_code == 409
         assert "This game is over." in said(response)

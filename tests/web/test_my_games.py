@@ -14,7 +14,7 @@ from django.utils.timezone import now as timezone_now
 from games.models import Game
 from games.rules import parse_record, replay
 
-from .conftest import legal_move, log, post_move, start, url
+from .conftest import board, legal_move, log, post_move, start, url
 from .test_accounts import LOGIN, MY_GAMES, PASSWORD, SIGNUP, log_in, make_user
 from .test_game_page import board_html
 
@@ -54,7 +54,7 @@ class TestMyGames:
     def test_finished_games_are_listed_apart_with_their_outcome(self, client):
         game = start(client, "indian", 12)
         play_some(client, game, 2)
-        client.post(url("give_up", game))
+        client.post(url("give_up", game), board(game))
         html = client.get(MY_GAMES).content.decode()
         finished = html[html.index("Recently finished") :]
         assert "Gave up Indian, deal 12" in finished
@@ -65,7 +65,7 @@ class TestMyGames:
         first, second = start(client, "indian", 12), start(client, "lucas", 34)
         for game in (first, second):
             play_some(client, game, 1)
-            client.post(url("give_up", game))
+            client.post(url("give_up", game), board(game))
         html = client.get(MY_GAMES).content.decode()
         finished = html[html.index("Recently finished") :]
         assert finished.index(url("game", second)) < finished.index(url("game", first))
@@ -105,7 +105,7 @@ class TestGuestGamesComeAlong:
         play_some(client, game, 6)
         moves = log(game)
         finished = start(client, "indian", 7)
-        client.post(url("give_up", finished))
+        client.post(url("give_up", finished), board(finished))
         sign_up(client)
         html = client.get(MY_GAMES).content.decode()
         assert url("game", game) in html and url("game", finished) in html
@@ -193,7 +193,7 @@ class TestAllRecords:
         play_some(client, first, 8)
         second = start(client, "indian", 4)
         play_some(client, second, 2)
-        client.post(url("give_up", second))
+        client.post(url("give_up", second), board(second))
         response = client.get(RECORDS)
         assert response.status_code == 200
         assert response["Content-Type"] == "application/json"

@@ -9,7 +9,7 @@ from django.urls import reverse
 from games.models import Game
 from games.rules import MAX_DEAL, VARIANTS, first_position
 
-from .conftest import post_move, start, url
+from .conftest import board, post_move, start, url
 
 
 class TestHome:
@@ -38,7 +38,7 @@ class TestHome:
     def test_leaves_out_finished_games_and_other_players_games(self, client, other_client):
         mine = start(client)
         finished = start(client, "streets", 5)
-        client.post(url("give_up", finished))
+        client.post(url("give_up", finished), board(finished))
         theirs = start(other_client, "indian", 9)
         html = client.get(reverse("games:home")).content.decode()
         assert url("game", mine) in html

@@ -3,10 +3,10 @@
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import services
 from games.owners import Owner
 from games.rules import Record
 
+from . import services_support as services
 from .conftest import HTMX, long_moves, start, url
 
 

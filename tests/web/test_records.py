@@ -9,7 +9,7 @@ from django.urls import reverse
 from games.models import Game
 from games.rules import Move, Record, first_position, get_variant, parse_record, replay
 
-from .conftest import legal_move, log, long_moves, post_move, start, stuck_record, url
+from .conftest import board, legal_move, log, long_moves, post_move, start, stuck_record, url
 
 IMPORT = "/import/"
 
@@ -46,7 +46,7 @@ class TestDownload:
         assert parse_record(client.get(url("record", game)).content).moves == ["deal"]
 
     def test_a_finished_game_can_be_downloaded(self, client, game):
-        client.post(url("give_up", game))
+        client.post(url("give_up", game), board(game))
         data = json.loads(client.get(url("record", game)).content)
         assert data["status"] == "given-up" and "finished" in data
 

@@ -5,11 +5,11 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.board import build_board
 from games.owners import Owner
 from games.rules import Record, replay
 
+from . import services_support as services
 from .conftest import HTMX, start, won_record
 
 

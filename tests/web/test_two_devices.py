@@ -6,16 +6,19 @@ import json
 import os
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.contrib.sessions.models import Session
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from games.models import Game
 
-from .conftest import HTMX, legal_move, log, post_move, start, url
+from .conftest import HTMX, board, legal_move, log, post_move, start, url
 from .test_accounts import log_in, make_user
 from .test_game_page import board_html
 
@@ -105,8 +108,8 @@ class TestStaleBoard:
             lambda: post_move(laptop, game, "deal"),
             lambda: post(laptop, "undo", game, ply=1),
             lambda: post(laptop, "redo", game, ply=0),
-            lambda: post(laptop, "restart", game),
-            lambda: post(laptop, "give_up", game),
+            lambda: post(laptop, "restart", game, **board(game)),
+            lambda: post(laptop, "give_up", game, **board(game)),
         ]
         versions = [game.version]
         for change in changes:
@@ -129,8 +132,8 @@ class TestPoll:
             game.refresh_from_db()
             assert f'data-version="{game.version}"' in html
             assert 'id="poll"' not in html or f'hx-get="{url("poll", game)}"' in html
-            # Every form that acts on the board (undo, redo, the table, hint, analysis) says
-            # which board it was made on: its ply and its version.
+            # One element says which board every action (a move, undo, redo, hint, ...) is
+            # made on, its ply and its version: #table-state, in the table's form.
             forms = html.count('name="ply"')
             assert forms >= 1
             assert html.count(f'name="version" value="{game.version}"') == forms
@@ -138,7 +141,7 @@ class TestPoll:
 
     def test_a_finished_game_no_longer_asks(self, devices, game):
         laptop, _phone = devices
-        post(laptop, "give_up", game)
+        post(laptop, "give_up", game, **board(game))
         assert "data-poll" not in laptop.get(url("game", game)).content.decode()
 
     def test_nothing_changed_is_204_with_nothing(self, devices, game):
@@ -173,7 +176,7 @@ class TestPoll:
     def test_giving_up_elsewhere_is_a_change(self, devices, game):
         laptop, phone = devices
         seen = game.version
-        post(laptop, "give_up", game)
+        post(laptop, "give_up", game, **board(game))
         response = poll(phone, game, seen)
         assert response.status_code == 200
         assert "You gave up this game." in response.content.decode()
@@ -194,6 +197,7 @@ class TestPoll:
 
     def test_nothing_changed_costs_one_query_on_the_game_and_writes_nothing(self, devices, game):
         _laptop, phone = devices
+        poll(phone, game, game.version)  # the day's first request renews the session, once
         with CaptureQueriesContext(connection) as queries:
             assert poll(phone, game, game.version).status_code == 204
         sql = [q["sql"] for q in queries.captured_queries]
@@ -204,13 +208,22 @@ class TestPoll:
         assert len(others) <= 2
         assert all(q.lstrip().upper().startswith("SELECT") for q in sql)
 
-    def test_a_guests_poll_reads_the_session_with_the_game_in_one_query(self, client):
+    def test_a_guests_session_is_renewed_once_a_day_as_they_play(self, client):
+        """A guest's games hang on their session: each day they play it is saved again (its
+        expiry a year from then), and no more than once that day."""
         game = start(client)
+        key = client.session.session_key
+        Session.objects.filter(pk=key).update(expire_date=timezone.now() + timedelta(days=3))
+        session = client.session
+        session["renewed"] = "2000-01-01"
+        session.save()
+        assert poll(client, game, game.version).status_code == 204
+        expires = Session.objects.get(pk=key).expire_date
+        assert expires > timezone.now() + timedelta(days=360)
         with CaptureQueriesContext(connection) as queries:
             assert poll(client, game, game.version).status_code == 204
-        # The session is read with the game (from the database, not from the cache).
-        assert len(queries) == 1
-        assert "django_session" in queries[0]["sql"] and "games_game" in queries[0]["sql"]
+        assert all(q["sql"].lstrip().upper().startswith("SELECT") for q in queries)
+        assert Session.objects.get(pk=key).expire_date == expires
 
 
 class TestMovesAtTheSameInstant:

@@ -2,12 +2,13 @@
 
 import pytest
 
-from games import services, store
+from games import store
 from games.models import Game
 from games.models import Move as MoveRow
 from games.rules import Move
 
-from .conftest import HTMX, find_deal, legal_move, log, post_move, replayed, start, url
+from . import services_support as services
+from .conftest import HTMX, board, find_deal, legal_move, log, post_move, replayed, start, url
 
 
 def undo(client, game, *, ply=None, htmx=True):
@@ -93,7 +94,7 @@ class TestUndo:
 
     def test_a_finished_game_cannot_be_undone(self, client, game):
         post_move(client, game, "deal")
-        client.post(url("give_up", game))
+        client.post(url("give_up", game), board(game))
         assert undo(client, game).status_code == 409
 
 
@@ -105,13 +106,13 @@ class TestRaces:
     ):
         post_move(client, game, "deal")
         game.refresh_from_db()
-        read_log = store.read_log
+        read_log = store.read_log_tail
 
-        def restarted_first(read: Game):
-            services.restart(Game.objects.get(pk=read.pk))  # the other request, committed
-            return read_log(read)
+        def restarted_first(pk: int, after: int):
+            services.restart(Game.objects.get(pk=pk))  # the other request, committed
+            return read_log(pk, after)
 
-        monkeypatch.setattr(store, "read_log", restarted_first)
+        monkeypatch.setattr(store, "read_log_tail", restarted_first)
         with pytest.raises(services.StalePly) as stale:
             services.undo(game, game.ply)
         assert stale.value.game.ply == 0
@@ -121,14 +122,14 @@ class TestRaces:
     def test_an_undo_after_a_move_it_did_not_see_writes_nothing(self, client, game, monkeypatch):
         post_move(client, game, "deal")
         game.refresh_from_db()
-        read_log = store.read_log
+        read_log = store.read_log_tail
 
-        def moved_first(read: Game):
-            other = Game.objects.get(pk=read.pk)
-            services.play(other, read.ply, Move.parse("deal"), autoplay=False)
-            return read_log(read)
+        def moved_first(pk: int, after: int):
+            other = Game.objects.get(pk=pk)
+            services.play(other, other.ply, Move.parse("deal"), autoplay=False)
+            return read_log(pk, after)
 
-        monkeypatch.setattr(store, "read_log", moved_first)
+        monkeypatch.setattr(store, "read_log_tail", moved_first)
         with pytest.raises(services.StalePly):
             services.undo(game, game.ply)
         game.refresh_from_db()
@@ -197,7 +198,7 @@ class TestRestart:
     def test_restart_goes_back_to_the_deal(self, client, game):
         post_move(client, game, "deal")
         post_move(client, game, "deal")
-        response = client.post(url("restart", game), headers=HTMX)
+        response = client.post(url("restart", game), board(game), headers=HTMX)
         assert response.status_code == 200
         game.refresh_from_db()
         assert game.ply == 0 and log(game) == [] and game.redo == []
@@ -205,20 +206,20 @@ class TestRestart:
         assert game.move_count == 2
 
     def test_without_javascript_restart_redirects_back(self, client, game):
-        assert client.post(url("restart", game)).status_code == 302
+        assert client.post(url("restart", game), board(game)).status_code == 302
 
     def test_a_finished_game_cannot_be_restarted(self, client, game):
-        client.post(url("give_up", game))
-        assert client.post(url("restart", game), headers=HTMX).status_code == 409
+        client.post(url("give_up", game), board(game))
+        assert client.post(url("restart", game), board(game), headers=HTMX).status_code == 409
 
     def test_someone_elses_game_is_404(self, client, other_client, game):
-        assert other_client.post(url("restart", game)).status_code == 404
+        assert other_client.post(url("restart", game), board(game)).status_code == 404
 
 
 class TestGiveUp:
     def test_giving_up_finishes_the_game(self, client, game):
         post_move(client, game, "deal")
-        response = client.post(url("give_up", game), headers=HTMX)
+        response = client.post(url("give_up", game), board(game), headers=HTMX)
         assert response.status_code == 200
         html = response.content.decode()
         assert "You gave up this game." in html
@@ -228,11 +229,11 @@ class TestGiveUp:
         assert log(game) == ["deal"]
 
     def test_giving_up_twice_is_409(self, client, game):
-        client.post(url("give_up", game))
-        assert client.post(url("give_up", game), headers=HTMX).status_code == 409
+        client.post(url("give_up", game), board(game))
+        assert client.post(url("give_up", game), board(game), headers=HTMX).status_code == 409
 
     def test_someone_elses_game_is_404(self, client, other_client, game):
-        assert other_client.post(url("give_up", game)).status_code == 404
+        assert other_client.post(url("give_up", game), board(game)).status_code == 404
         game.refresh_from_db()
         assert game.status == "playing"
 
@@ -240,7 +241,7 @@ class TestGiveUp:
         assert client.get(url("give_up", game)).status_code == 405
 
     def test_play_again_starts_a_new_game_of_the_same_deal(self, client, game):
-        client.post(url("give_up", game))
+        client.post(url("give_up", game), board(game))
         response = client.post("/new/", {"variant": game.variant, "deal": game.deal})
         again = Game.objects.exclude(pk=game.pk).get()
         assert response["Location"] == url("game", again)

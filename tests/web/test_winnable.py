@@ -9,9 +9,9 @@ from django.core.management import call_command
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
-from games import solving
 from games.models import Game, WinnableDeal
 from games.rules import VARIANTS, Record, replay
+from games.services import assist as solving
 from games.tasks import find_winnable_deals
 
 from .conftest import start

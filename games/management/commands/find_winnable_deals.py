@@ -5,9 +5,9 @@ import secrets
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import solving
 from games.rules import VARIANTS
 from games.rules.solver import find_winnable
+from games.services import assist
 from games.tasks import find_winnable_deals
 
 
@@ -35,8 +35,8 @@ class Command(BaseCommand):
             find_winnable_deals.using(priority=-10).enqueue(game, start, count, seconds)
             self.stdout.write(f"queued: {game} deals {start} to {start + count - 1}")
             return
-        stored = solving.store_winnable(game, find_winnable(game, start, count, seconds))
-        known = len(solving.winnable_deals(game))
+        stored = assist.store_winnable(game, find_winnable(game, start, count, seconds))
+        known = len(assist.winnable_deals(game))
         self.stdout.write(
             f"{game}: tried deals {start} to {start + count - 1}, stored {len(stored)} new "
             f"winnable deals ({', '.join(map(str, stored)) or 'none'}); {known} known in all"

@@ -1,4 +1,5 @@
-"""A player's statistics, history and per-deal bests, read with ORM aggregations.
+"""Read-only queries: a player's games, statistics, history and per-deal bests, and a game at
+any ply for the replay viewer. Every game is read through ``Game.objects.owned_by``.
 
 The definitions (the statistics page states them too):
 
@@ -23,10 +24,10 @@ from datetime import date, datetime, time, timedelta
 from django.db.models import Case, Count, IntegerField, Min, Q, QuerySet, Sum, Value, When
 from django.utils import timezone
 
-from . import store
-from .models import Game
+from .models import CHECKPOINT_EVERY, Game
+from .models import Move as MoveRow
 from .owners import Owner
-from .rules import VARIANTS, Variant
+from .rules import VARIANTS, Position, Variant
 
 WON = Game.Status.WON
 LOST = (Game.Status.GIVEN_UP, Game.Status.STUCK)
@@ -319,7 +320,12 @@ class DealRecord:
 
 def deal_record(owner: Owner, game: Game) -> DealRecord | None:
     """The player's record on ``game``'s deal from their other games of it; None if none."""
-    others = store.read_deal_games(owner, game.variant, game.deal, besides=game.pk)
+    others = list(
+        counted(owner)
+        .filter(variant=game.variant, deal=game.deal)
+        .exclude(pk=game.pk)
+        .only("public_id", "status", "ply", "seconds_played", "finished_at")
+    )
     if not others:
         return None
     won = [other for other in others if other.status == WON]
@@ -327,3 +333,60 @@ def deal_record(owner: Owner, game: Game) -> DealRecord | None:
     return DealRecord(
         len(others), GameRef(best.public_id, best.seconds_played, best.ply) if best else None
     )
+
+
+# -- games ------------------------------------------------------------------------------------
+
+
+def game_of(owner: Owner, public_id: str) -> Game:
+    """The owner's game ``public_id`` (``Game.DoesNotExist`` if the owner has none)."""
+    return Game.objects.owned_by(owner).get(public_id=public_id)
+
+
+def in_progress(owner: Owner, limit: int) -> QuerySet:
+    """The owner's games in progress, last played first."""
+    return Game.objects.owned_by(owner).in_progress().order_by("-updated_at")[:limit]
+
+
+def finished(owner: Owner, limit: int) -> QuerySet:
+    """The owner's finished games, newest first: a finished game is played no more, so the
+    time it ended is the last time it was played (and an index holds that time)."""
+    return Game.objects.owned_by(owner).finished().order_by("-finished_at", "-pk")[:limit]
+
+
+def log_of(game: Game) -> list[str]:
+    """The game's moves in order, in the notation."""
+    return list(game.moves.order_by("ply").values_list("notation", flat=True))
+
+
+def logs_of(owner: Owner) -> tuple[list[Game], dict[int, list[str]]]:
+    """Every game of the owner, oldest first, and each one's log: two queries."""
+    games = Game.objects.owned_by(owner)
+    logs: dict[int, list[str]] = {}
+    rows = MoveRow.objects.filter(game__in=games).order_by("game_id", "ply")
+    for game_id, notation in rows.values_list("game_id", "notation").iterator():
+        logs.setdefault(game_id, []).append(notation)
+    return list(games.select_related("owner").order_by("created_at", "pk")), logs
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A game at one ply: the position before its last move, and that move (None at ply 0)."""
+
+    before: Position
+    move: str | None
+
+
+def replayed_at(game: Game, ply: int) -> Replayed:
+    """``game`` (the player's, already read) at ``ply`` (0 to ``game.ply``), from the nearest
+    checkpoint: its cost does not grow with the game's length."""
+    rows = list(
+        game.moves.filter(ply__gt=max(ply - CHECKPOINT_EVERY - 1, 0), ply__lte=ply)
+        .order_by("ply")
+        .only("ply", "notation", "checkpoint")
+    )
+    before = game.position_after(rows[:-1])
+    if before is None:  # a game stored before checkpoints: from the deal
+        rows = list(game.moves.filter(ply__lte=ply).order_by("ply").only("ply", "notation"))
+        before = game.position_after(rows[:-1])
+    return Replayed(before, rows[-1].notation if rows else None)

@@ -1,9 +1,9 @@
 """The site side of the solver: hints, "can this still be won?", finishing a game the solver
 has won, and the deals known to be winnable.
 
-Every function here that changes a game locks its row first (``services._lock``; on SQLite
-the transaction locks the database), and a request made on an older board (ply or version) is
-refused with ``StalePly``. The searches themselves run in
+Every function here reads its game by owner and id as the play services do, refuses a request
+made on an older board (ply or version) with ``StalePly``, and writes the game only if it is
+still at the version it read. The searches themselves run in
 the background worker (``games.tasks``): asking queues an ``Analysis`` row and a task in the
 same transaction, the task searches the board without holding any lock, and the page asks for
 the answer until it is there. A search is of one board (the game's version): once the game has
@@ -15,22 +15,18 @@ leave such games out.
 """
 
 import random
-from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
 
-from . import services
-from .describe import card_label, moving_card, pile_label, split_move
-from .models import Analysis, Game, WinnableDeal
-from .owners import Owner
-from .rules import DEAL, REDEAL, Move, Position, Record, RecordError, position_from_text, replay
-from .rules.solver import heuristic_move, solutions, solve
+from ..models import Analysis, Game, WinnableDeal
+from ..owners import Owner
+from ..rules import Move, Record, RecordError, position_from_text, replay
+from ..rules.solver import heuristic_move, solutions, solve
+from .play import GameError, Outcome, StalePly, play_out, read_for_play
 
 #: A search still waiting or running after this long is taken as lost (a worker stopped): it
 #: no longer counts against the player's limit, and asking again queues a new one.
@@ -39,56 +35,52 @@ ABANDONED = timedelta(minutes=2)
 LOW_WATER = 5
 #: Deals tried by one background search for winnable deals.
 DEAL_BATCH = 10
-#: Said when "Only deals that can be won" finds none known: a random deal is dealt instead.
-NO_WINNABLE_DEAL = gettext_lazy(
-    "No deal of this game is known to be winnable yet (a search for some has started): "
-    "this is a random deal."
-)
 
 
-class SearchBusy(services.GameError):
-    def __init__(self) -> None:
-        super().__init__(
-            _("A search you asked for is still under way: wait for its answer, then ask again.")
-        )
+class SearchBusy(GameError):
+    """The player already waits for as many searches as they may."""
 
 
-class NoWinKnown(services.GameError):
-    def __init__(self) -> None:
-        super().__init__(_("No win is known from this board: ask “Can this still be won?” first."))
+class NoWinKnown(GameError):
+    """No search found a win from this board: there is nothing to finish."""
 
 
 # -- asking ---------------------------------------------------------------------------------
 
 
 @transaction.atomic
-def ask(game: Game, ply: int, version: int | None, kind: str) -> Analysis:
+def ask(owner: Owner, public_id: str, ply: int, version: int | None, kind: str) -> Analysis:
     """The search of ``kind`` for the board the player saw, queued unless one is there already.
 
     Counts one hint on the game. StalePly when the board is not the game's now, GameOver for a
     finished game, SearchBusy when the player already waits for other searches.
     """
-    game = services._lock(game, ply, version)
+    game = read_for_play(owner, public_id, ply, version)
+    # Counted only on the board read (the version check); the update holds the game's row
+    # until this transaction ends, so two asks on one game are answered one after the other.
+    counted = Game.objects.owned_by(owner).filter(pk=game.pk, version=game.version)
+    if not counted.update(hint_count=F("hint_count") + 1):
+        raise StalePly(Game.objects.owned_by(owner).get(pk=game.pk))
     now = timezone.now()
     # Searches of this game's older boards are of no use any more: the worker skips them.
     game.analyses.pending().exclude(version=game.version).update(
         status=Analysis.Status.STALE, finished_at=now
     )
     analysis = game.analyses.filter(kind=kind, version=game.version).first()
-    if analysis is not None and _abandoned(analysis, now):
+    if analysis is not None and abandoned(analysis, now):
         analysis.delete()
         analysis = None
     if analysis is None:
         waiting = _pending_of_player(game, now).count()
         if waiting >= settings.SOLVER_PENDING_PER_PLAYER:
-            raise SearchBusy
+            raise SearchBusy(game)
         analysis = _known_win(game, kind) or _queue(game, kind)
-    Game.objects.filter(pk=game.pk).update(hint_count=F("hint_count") + 1)
     return analysis
 
 
 def answer_of(game: Game, kind: str, version: int) -> Analysis | None:
-    """The search of ``kind`` asked for at ``version`` of ``game``, if any."""
+    """The search of ``kind`` asked for at ``version`` of ``game`` (the player's, read by
+    owner), if any."""
     return game.analyses.filter(kind=kind, version=version).first()
 
 
@@ -100,7 +92,7 @@ def _pending_of_player(game: Game, now) -> QuerySet:
     )
 
 
-def _abandoned(analysis: Analysis, now) -> bool:
+def abandoned(analysis: Analysis, now) -> bool:
     pending = analysis.status in (Analysis.Status.QUEUED, Analysis.Status.RUNNING)
     return (pending and analysis.created_at <= now - ABANDONED) or (
         analysis.status == Analysis.Status.FAILED
@@ -126,7 +118,7 @@ def _known_win(game: Game, kind: str) -> Analysis | None:
 
 
 def _queue(game: Game, kind: str) -> Analysis:
-    from .tasks import search  # the tasks module imports this one
+    from ..tasks import search  # the tasks module imports this one
 
     analysis = Analysis.objects.create(game=game, kind=kind, ply=game.ply, version=game.version)
     # In the same transaction as the row: both are stored, or neither.
@@ -174,135 +166,22 @@ def run_search(analysis_id: int) -> str:
     return result.status
 
 
-# -- answers in words -----------------------------------------------------------------------
-
-
-@dataclass
-class Answer:
-    """What the page shows of a search: its ``state``, in words, and the move to highlight."""
-
-    state: str
-    text: str
-    move: str = ""
-    #: The pick (``t3``, ``t3:2``, ``w``, ``f2``) or pile (``s``) the move starts from, and the
-    #: pile it goes to: the page highlights both.
-    source: str = ""
-    target: str = ""
-    version: int = 0
-    #: Moves left to a win, when one is known ("Finish" plays them).
-    win_length: int = 0
-    #: Still waiting for the worker: the page asks again.
-    pending: bool = False
-
-
-def answer(game: Game, analysis: Analysis | None) -> Answer:
-    """The answer to show for ``analysis`` on ``game`` as it is now."""
-    if analysis is None:
-        return Answer("none", _("Nothing was asked about this board."))
-    if analysis.version != game.version or analysis.status == Analysis.Status.STALE:
-        return Answer(
-            "stale",
-            _("The board has changed since this was asked: the answer is out of date. Ask again."),
-        )
-    if analysis.status in (Analysis.Status.QUEUED, Analysis.Status.RUNNING):
-        if _abandoned(analysis, timezone.now()):
-            return Answer(
-                "failed",
-                _("No answer came: the search could not run. Try again in a while."),
-            )
-        return Answer("pending", _("Thinking…"), pending=True, version=analysis.version)
-    if analysis.status == Analysis.Status.FAILED:
-        return Answer("failed", _("The search failed. Try again."))
-    position = game.position()
-    move = Move.parse(analysis.moves[0]) if analysis.moves else None
-    said = move_words(position, move) if move is not None else ""
-    shown = {"move": str(move or ""), "version": analysis.version}
-    if move is not None:
-        shown["source"], shown["target"] = highlight(move)
-    hint = analysis.kind == Analysis.Kind.HINT
-    if analysis.status == Analysis.Status.WON and move is None:
-        return Answer("won", _("Every card is home already."))
-    if analysis.status == Analysis.Status.WON:
-        text = (
-            _("This move leads to a win: %(move)s") if hint else _("Yes — next move: %(move)s")
-        ) % {"move": said}
-        return Answer("won", text, win_length=len(analysis.moves), **shown)
-    if not hint:
-        if analysis.status == Analysis.Status.LOST:
-            return Answer("lost", _("No: no sequence of moves wins from here."))
-        seconds = max(round(analysis.seconds), 1)
-        text = ngettext(
-            "Not sure: no win found in %(seconds)d second.",
-            "Not sure: no win found in %(seconds)d seconds.",
-            seconds,
-        ) % {"seconds": seconds}
-        return Answer("unknown", text)
-    if move is None:
-        return Answer("lost", _("No move is left: undo, or give up."))
-    if analysis.status == Analysis.Status.LOST:
-        text = _("No sequence of moves wins from here any more. Best guess: %(move)s")
-    else:
-        text = _("Best guess: %(move)s")
-    return Answer("guess", text % {"move": said}, **shown)
-
-
-def move_words(position: Position, move: Move) -> str:
-    """``move`` in words, without playing it (so without telling what a face-down card is)."""
-    if move == DEAL:
-        return _("deal from the stock.")
-    if move == REDEAL:
-        return _("turn the waste over into the stock (redeal).")
-    source, count, target = split_move(move)
-    card = moving_card(position, source, count)
-    words = {"card": card_label(card), "from": pile_label(source), "to": pile_label(target)}
-    if count > 1:
-        words["others"] = count - 1
-        return (
-            ngettext(
-                "%(card)s and the card on it from %(from)s to %(to)s.",
-                "%(card)s and the %(others)d cards on it from %(from)s to %(to)s.",
-                count - 1,
-            )
-            % words
-        )
-    return _("%(card)s from %(from)s to %(to)s.") % words
-
-
-def highlight(move: Move) -> tuple[str, str]:
-    """The pick (as the board names it) or pile a move starts from, and the pile it goes to."""
-    if move in (DEAL, REDEAL):
-        return "s", ""
-    source, count, target = split_move(move)
-    return (source if count == 1 else f"{source}:{count}"), target
-
-
 # -- finishing ------------------------------------------------------------------------------
 
 
 @transaction.atomic
-def finish(game: Game, ply: int, version: int | None) -> services.Outcome:
-    """Play out the win a search found from the board the player saw, every move logged.
-
-    Each move goes through ``services.play`` (checked by the engine, a row in the log), all in
-    this one transaction: the game ends won, or nothing changes. Counts as one hint.
-    """
-    game = services._lock(game, ply, version)
+def finish(owner: Owner, public_id: str, ply: int, version: int | None) -> Outcome:
+    """Play out the win a search found from the board the player saw, every move checked by
+    the engine and logged, in one write conditional on the version read: the game ends won,
+    or nothing changes. Counts as one hint."""
+    game = read_for_play(owner, public_id, ply, version)
     win = game.analyses.filter(version=game.version, status=Analysis.Status.WON).first()
     if win is None or not win.moves:
-        raise NoWinKnown
-    game.hint_count += 1
-    game.save(update_fields=["hint_count"])
-    position = game.position()
-    for text in win.moves:
-        outcome = services.play(game, game.ply, Move.parse(text), autoplay=False)
-        game = outcome.game
-        position = outcome.position
-    said = ngettext(
-        "Finished: played the %(count)d move of the win.",
-        "Finished: played the %(count)d moves of the win.",
-        len(win.moves),
-    ) % {"count": len(win.moves)}
-    return services.Outcome(game, position, [said])
+        raise NoWinKnown(game)
+    outcome = play_out(owner, game, [Move.parse(text) for text in win.moves])
+    Game.objects.owned_by(owner).filter(pk=game.pk).update(hint_count=F("hint_count") + 1)
+    outcome.game.hint_count += 1
+    return outcome
 
 
 # -- winnable deals -------------------------------------------------------------------------
@@ -337,7 +216,7 @@ def top_up(variant: str) -> bool:
     """Queue a search for more winnable deals of ``variant``, unless one is queued already."""
     from django_tasks_db.models import DBTaskResult
 
-    from .tasks import find_winnable_deals
+    from ..tasks import find_winnable_deals
 
     waiting = DBTaskResult.objects.filter(
         task_path=find_winnable_deals.module_path, status__in=["READY", "RUNNING"]

@@ -1,0 +1,431 @@
+"""Playing a game: start, move, send to a foundation, undo, redo, restart, give up.
+
+Every action names its game by owner and public id and reads it in one query, by the
+ownership rule (a game of someone else's is ``Game.DoesNotExist``). It checks the board the
+player saw (its ply and version), asks the engine, and writes the game and its log only if the
+game is still at the version it read: one concurrency rule for every write. A lost race, or a
+board another window moved on, raises ``StalePly`` with the game as it now is; nothing is
+written. Each action returns facts (``Outcome``), which the web layer words and draws.
+
+The move log plus the deal is the truth: the snapshot is rewritten from the engine's position
+after every change, so it always equals replaying the log; every ``CHECKPOINT_EVERY``-th move
+row keeps the position after it, so that an undo starts from there, not from the deal.
+"""
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from .. import store
+from ..models import CHECKPOINT_EVERY, MAX_PLY, Game
+from ..models import Move as MoveRow
+from ..owners import Owner
+from ..rules import (
+    IllegalMove,
+    Move,
+    Position,
+    Record,
+    first_position,
+    get_variant,
+    replay,
+)
+from ..rules.autoplay import next_safe_move
+from ..rules.moves import pile_name
+from ..rules.played import Played, moving_card, split_move
+from ..rules.played import play as play_one
+
+#: The fields a move, an undo, a redo or a restart may change (the rest are left as they are).
+PLAY_FIELDS = (
+    "seconds_played",
+    "updated_at",
+    "first_move_at",
+    "finished_at",
+    "snapshot",
+    "ply",
+    "version",
+    "status",
+    "redo",
+    "move_count",
+    "undo_count",
+)
+#: A pause longer than this between two actions counts as this long: the player was away.
+IDLE = timedelta(minutes=2)
+#: The most moves one undo takes back: the player's move and every automatic move after it.
+LONGEST_GROUP = 1 + 104
+#: How far back an undo reads the log: far enough for its group and a checkpoint before it.
+UNDO_READS = LONGEST_GROUP + CHECKPOINT_EVERY
+
+
+class GameError(Exception):
+    """An action the game's state does not allow; ``game`` is the game as read."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(type(self).__name__)
+        self.game = game
+
+
+class GameOver(GameError):
+    """The game is won or given up: no action changes it any more."""
+
+
+class NothingToUndo(GameError):
+    pass
+
+
+class NothingToRedo(GameError):
+    pass
+
+
+class TooLong(GameError):
+    """The game's log has ``MAX_PLY`` moves: no further move is stored."""
+
+
+class StalePly(GameError):
+    """The request was made on another board than the game's now (another tab moved on, or
+    another request wrote first); ``game`` is the game as it is now."""
+
+
+class Refused(GameError):
+    """The rules refuse the move; ``reason`` is the engine's."""
+
+    def __init__(self, game: Game, reason: str) -> None:
+        super().__init__(game)
+        self.reason = reason
+
+
+class NotOnAFoundation(GameError):
+    """No foundation takes the picked card now (``card``; None: there is no such card)."""
+
+    def __init__(self, game: Game, card: int | None) -> None:
+        super().__init__(game)
+        self.card = card
+
+
+@dataclass
+class Outcome:
+    """What an action left: the saved game, its position, and the facts.
+
+    ``played``: the moves played (the player's, then any automatic ones), or for an undo the
+    moves taken back. ``changed``: the piles those moves touched, when the game is in play
+    before and after (None otherwise): the rest of the board is as it was, so an answer may
+    show only these.
+    """
+
+    game: Game
+    position: Position
+    event: str
+    played: list[Played] = field(default_factory=list)
+    changed: frozenset[str] | None = None
+
+
+# -- starting -------------------------------------------------------------------------------
+
+
+def start_game(owner: Owner, variant_id: str, deal: int) -> Game:
+    """A new game of deal ``deal``; KeyError for an unknown game, ValueError for a bad deal."""
+    position = first_position(get_variant(variant_id), deal)
+    return Game.objects.create(
+        **_owned(owner),
+        variant=variant_id,
+        deal=str(deal),
+        snapshot=position.text(),
+        status=position.status,
+    )
+
+
+@transaction.atomic
+def find_or_start_game(owner: Owner, variant_id: str, deal: int) -> Game:
+    """The owner's untouched game of this deal if there is one, else a new one.
+
+    A link to a deal starts a game when followed; following it twice (or a browser fetching it
+    ahead) should not leave a trail of empty games.
+    """
+    untouched = (
+        Game.objects.owned_by(owner)
+        .filter(variant=variant_id, deal=str(deal), status=Game.Status.PLAYING, move_count=0)
+        .order_by("-created_at")
+        .first()
+    )
+    return untouched or start_game(owner, variant_id, deal)
+
+
+@transaction.atomic
+def start_from_record(owner: Owner, record: Record) -> Game:
+    """A game at the end of ``record``, every move checked by the engine (RecordError if not;
+    ValueError past ``MAX_PLY`` moves)."""
+    if len(record.moves) > MAX_PLY:
+        raise ValueError(f"a game has at most {MAX_PLY} moves")
+    final = replay(record)
+    now = timezone.now()
+    status = final.status
+    game = Game.objects.create(
+        **_owned(owner),
+        variant=record.variant,
+        deal=str(record.deal),
+        snapshot=final.text(),
+        status=status,
+        ply=len(record.moves),
+        move_count=len(record.moves),
+        first_move_at=now if record.moves else None,
+        finished_at=None if status == Game.Status.PLAYING else now,
+    )
+    position = first_position(get_variant(record.variant), record.deal)
+    rows = []
+    for ply, text in enumerate(record.moves, 1):
+        position.play(Move.parse(text))
+        rows.append(MoveRow(game=game, ply=ply, notation=text, checkpoint=_checkpoint(position)))
+    MoveRow.objects.bulk_create(rows, batch_size=500)
+    return game
+
+
+def _owned(owner: Owner) -> dict:
+    if not owner.is_known:
+        raise ValueError("a game needs an owner")
+    return {"owner": owner.user, "session_key": "" if owner.user is not None else owner.session_key}
+
+
+# -- playing --------------------------------------------------------------------------------
+
+
+def play(
+    owner: Owner,
+    public_id: str,
+    ply: int,
+    version: int | None,
+    move: Move,
+    autoplay: Mapping[str, bool],
+) -> Outcome:
+    """Play the player's ``move`` on the board they saw (``ply``, ``version``), then any
+    automatic moves if the player's ``autoplay`` settings (by game type) say so."""
+    game = _read(owner, public_id, ply, version)
+    position = game.position()
+    reason = position.check(move)
+    if reason is not None:
+        raise Refused(game, reason)
+    return _play_moves(owner, game, position, [move], autoplay=autoplay_on(autoplay, game))
+
+
+def send_to_foundation(
+    owner: Owner,
+    public_id: str,
+    ply: int,
+    version: int | None,
+    pick: str,
+    autoplay: Mapping[str, bool],
+) -> Outcome:
+    """Play the first legal move of the picked cards (``w``, ``t3``, ``t3:13``) to a
+    foundation. MoveSyntaxError when ``pick`` is not a pile's cards in the notation."""
+    wanted = split_move(Move.parse(f"{pick}-f1"))[:2]
+    game = _read(owner, public_id, ply, version)
+    position = game.position()
+    for move in position.legal_moves():
+        source, count, target = split_move(move)
+        if (source, count) == wanted and target.startswith("f"):
+            return _play_moves(owner, game, position, [move], autoplay=autoplay_on(autoplay, game))
+    raise NotOnAFoundation(game, moving_card(position, *wanted))
+
+
+def autoplay_on(settings: Mapping[str, bool], game: Game) -> bool:
+    """Whether automatic moves follow a move in ``game``: the player's setting for its game
+    type, on by default except in Forty Devils (whose left foundations play back)."""
+    setting = settings.get(game.variant)
+    return setting if isinstance(setting, bool) else not game.rules.devils
+
+
+def undo(owner: Owner, public_id: str, ply: int, version: int | None) -> Outcome:
+    """Take back the player's last move and the automatic moves that followed it.
+
+    Starts from the nearest checkpoint before them, so its cost does not grow with the log.
+    """
+    game = _read(owner, public_id, ply, version)
+    if game.ply == 0:
+        raise NothingToUndo(game)
+    tail = store.read_log_tail(game.pk, max(game.ply - UNDO_READS, 0))
+    if not tail or tail[-1].ply != game.ply:
+        # Another request changed the log since the game was read.
+        raise StalePly(store.read_game(owner, public_id))
+    start = len(tail) - 1
+    while start > 0 and tail[start].automatic:
+        start -= 1
+    before = tail[start].ply - 1
+    position = _position_at(game, before, tail[:start])
+    group = [Move.parse(row.notation) for row in tail[start:]]
+    was_playing = game.status == Game.Status.PLAYING
+    ahead = position.copy()
+    taken_back = [play_one(ahead, move, automatic=n > 0) for n, move in enumerate(group)]
+    game.redo = [*game.redo, [str(move) for move in group]]
+    game.undo_count += 1
+    _save(owner, game, position, after=before)
+    changed = _piles(group) if was_playing else None
+    return Outcome(game, position, "undone", taken_back, _still_playing(game, changed))
+
+
+def _position_at(game: Game, ply: int, rows: Sequence[store.LoggedMove]) -> Position:
+    """The game's position after ``ply`` moves, from ``rows`` (its log read back from ``ply``):
+    from their last checkpoint or the deal; else (a game stored before checkpoints) from
+    its whole log."""
+    position = game.position_after(rows)
+    if position is None:
+        position = game.position_after(r for r in store.read_log_tail(game.pk, 0) if r.ply <= ply)
+    return position
+
+
+def redo(owner: Owner, public_id: str, ply: int, version: int | None) -> Outcome:
+    """Play again the last group of moves undone (nothing else was played since)."""
+    game = _read(owner, public_id, ply, version)
+    if not game.redo:
+        raise NothingToRedo(game)
+    group = [Move.parse(text) for text in game.redo[-1]]
+    game.redo = game.redo[:-1]
+    return _play_moves(owner, game, game.position(), group, autoplay=False, event="redone")
+
+
+def restart(owner: Owner, public_id: str, ply: int, version: int | None) -> Outcome:
+    """Back to the deal's first position; the clock and the counters keep running."""
+    game = _read(owner, public_id, ply, version)
+    position = first_position(game.rules, game.deal_number)
+    game.redo = []
+    _save(owner, game, position, after=0)
+    return Outcome(game, position, "restarted")
+
+
+def give_up(owner: Owner, public_id: str, ply: int, version: int | None) -> Outcome:
+    game = _read(owner, public_id, ply, version)
+    read_at = game.version
+    now = timezone.now()
+    _tick(game, now)
+    game.status = Game.Status.GIVEN_UP
+    game.finished_at = now
+    game.version += 1
+    fields = ("status", "finished_at", "updated_at", "seconds_played", "version")
+    if not store.save_play(game, fields, read_at):
+        raise StalePly(store.read_game(owner, public_id))
+    return Outcome(game, game.position(), "given-up")
+
+
+def play_out(owner: Owner, game: Game, moves: Sequence[Move]) -> Outcome:
+    """Play ``moves`` (each checked by the engine) on ``game`` as just read, all in one write
+    conditional on its version: the assist services' "Finish". ``Refused`` if the engine
+    refuses one."""
+    try:
+        return _play_moves(
+            owner, game, game.position(), list(moves), autoplay=False, event="finished"
+        )
+    except IllegalMove as e:
+        raise Refused(game, str(e)) from None
+
+
+# -- helpers --------------------------------------------------------------------------------
+
+
+def _read(owner: Owner, public_id: str, ply: int | None, version: int | None) -> Game:
+    """The owner's game, read now; refuses a finished game and a stale board.
+
+    A board is stale when its ``ply`` is not the game's, or its ``version`` (when the request
+    says it) is not: the same ply after an undo and another move is another board.
+    """
+    game = store.read_game(owner, public_id)
+    if game.is_finished:
+        raise GameOver(game)
+    if (ply is not None and ply != game.ply) or (version is not None and version != game.version):
+        raise StalePly(game)
+    return game
+
+
+def read_for_play(owner: Owner, public_id: str, ply: int | None, version: int | None) -> Game:
+    """The owner's game as an action reads it (``GameOver``, ``StalePly`` as they do): for
+    the assist services, which act on the same boards."""
+    return _read(owner, public_id, ply, version)
+
+
+def _play_moves(
+    owner: Owner,
+    game: Game,
+    position: Position,
+    moves: list[Move],
+    *,
+    autoplay: bool,
+    event: str = "moved",
+) -> Outcome:
+    """Play ``moves`` (the first the player's; in a redo the rest are automatic), then safe
+    moves home if ``autoplay``; store them all."""
+    played: list[Played] = []
+    redone = event == "redone"
+    for n, move in enumerate(moves):
+        played.append(play_one(position, move, automatic=redone and n > 0))
+    while autoplay and (move := next_safe_move(position)) is not None:
+        played.append(play_one(position, move, automatic=True))
+    if position.moves > MAX_PLY:
+        raise TooLong(game)
+    first = position.moves - len(played) + 1
+    rows = [store.NewMove(first + n, str(p.move), p.automatic) for n, p in enumerate(played)]
+    if position.moves // CHECKPOINT_EVERY > (first - 1) // CHECKPOINT_EVERY:
+        # A checkpoint's ply is among these: its position is the one after it.
+        rows = _with_checkpoints(game, position, rows)
+    if not redone:
+        game.redo = []
+    game.move_count += len(rows)
+    _save(owner, game, position, rows)
+    changed = _piles(p.move for p in played)
+    return Outcome(game, position, event, played, _still_playing(game, changed))
+
+
+def _with_checkpoints(game: Game, after: Position, rows: list[store.NewMove]) -> list:
+    """``rows`` with the position after each checkpoint's ply among them (replayed from the
+    game's snapshot, which is the position before the first)."""
+    position = game.position()
+    out = []
+    for row in rows:
+        position.play(Move.parse(row.notation))
+        out.append(row._replace(checkpoint=_checkpoint(position)))
+    return out
+
+
+def _checkpoint(position: Position) -> str:
+    return position.text() if position.moves % CHECKPOINT_EVERY == 0 else ""
+
+
+def _piles(moves: Iterable[Move]) -> frozenset[str]:
+    """The piles ``moves`` take cards from and put them on (a deal: the stock and the waste)."""
+    return frozenset(name for move in moves for name in (pile_name(move.src), pile_name(move.dst)))
+
+
+def _still_playing(game: Game, changed: frozenset[str] | None) -> frozenset[str] | None:
+    return changed if game.status == Game.Status.PLAYING else None
+
+
+def _tick(game: Game, now: datetime) -> None:
+    """Run the game's clock up to ``now``."""
+    game.seconds_played += int(max(min(now - game.updated_at, IDLE), timedelta(0)).total_seconds())
+    game.updated_at = now
+
+
+def _save(
+    owner: Owner,
+    game: Game,
+    position: Position,
+    rows: Sequence[store.NewMove] = (),
+    *,
+    after: int | None = None,
+) -> None:
+    """Store ``position`` as the game's snapshot, with its ply, status and times, and ``rows``
+    as its new moves (``after``: its moves past this ply deleted first), if the game is still
+    at the version it was read at; else nothing, and ``StalePly`` with the game as it is."""
+    read_at = game.version
+    now = timezone.now()
+    _tick(game, now)
+    if game.first_move_at is None and position.moves:
+        game.first_move_at = now
+    # The status asks for the legal moves: once, for the snapshot and the game alike.
+    game.status = position.status
+    game.snapshot = position.text(status=game.status)
+    game.ply = position.moves
+    game.version += 1
+    # A stuck game has finished until an undo or a restart brings it back to playing: the
+    # statistics count it as lost, and its streaks run in the order games finished.
+    game.finished_at = None if game.status == Game.Status.PLAYING else now
+    if not store.save_play(game, PLAY_FIELDS, read_at, rows, after):
+        raise StalePly(store.read_game(owner, game.public_id))

@@ -1,0 +1,143 @@
+"""The player's own pages: My games, statistics, history, and the replay of a game."""
+
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from .. import charts, selectors
+from ..board import build_board
+from ..rules import VARIANTS, Move
+from ..rules.played import play as play_one
+from ..words import played_words
+from .htmx import owner_of
+from .play import game_or_404
+
+#: How many games in progress, and how many finished ones, "My games" lists.
+MY_GAMES_PLAYING = 100
+MY_GAMES_FINISHED = 30
+#: How many games a page of the history lists.
+HISTORY_PAGE = 50
+#: The replay viewer's speeds: seconds a move stays in sight, the default first.
+REPLAY_SPEEDS = (1.0, 2.0, 0.5, 0.25)
+
+
+@require_GET
+def my_games(request: HttpRequest) -> HttpResponse:
+    """The player's games in progress, newest first, to resume; and their recent finished ones.
+
+    A signed-in player sees the same list on every device; a guest, their browser's games.
+    """
+    owner = owner_of(request)
+    return render(
+        request,
+        "games/my_games.html",
+        {
+            "games": selectors.in_progress(owner, MY_GAMES_PLAYING),
+            "finished": selectors.finished(owner, MY_GAMES_FINISHED),
+        },
+    )
+
+
+@require_GET
+def statistics(request: HttpRequest, variant: str = "") -> HttpResponse:
+    """The player's statistics: every game together, or one game type (``variant``)."""
+    if variant and variant not in VARIANTS:
+        raise Http404(_("There is no such game."))
+    figures = selectors.statistics(owner_of(request))
+    shown = figures.overall
+    if variant:
+        shown = figures.scope(variant) or selectors.Figures(VARIANTS[variant])
+        if not shown.weeks:
+            shown.weeks = [
+                selectors.Week(start) for start in selectors.week_starts(timezone.localdate())
+            ]
+        name = VARIANTS[variant].name
+        bars_title = _("%(name)s: games and wins per week") % {"name": name}
+        line_title = _("%(name)s: win rate over time") % {"name": name}
+    else:
+        bars_title = _("All games: games and wins per week")
+        line_title = _("All games: win rate over time")
+    return render(
+        request,
+        "games/stats.html",
+        {
+            "statistics": figures,
+            "shown": shown,
+            "variant": VARIANTS.get(variant),
+            "variants": VARIANTS.values(),
+            "bars": charts.games_and_wins(shown.weeks, bars_title),
+            "bars_title": bars_title,
+            "line": charts.win_rate(shown.weeks, line_title),
+            "line_title": line_title,
+        },
+    )
+
+
+@require_GET
+def history(request: HttpRequest) -> HttpResponse:
+    """The player's games, last played first, by game type and result, a page at a time."""
+    variant = request.GET.get("game", "")
+    result = request.GET.get("result", "")
+    context = {
+        "variants": VARIANTS.values(),
+        "game_filter": variant,
+        "result_filter": result,
+        "results": [
+            ("won", _("won")),
+            ("lost", _("lost (given up or stuck)")),
+            ("unfinished", _("unfinished")),
+        ],
+    }
+    if (variant and variant not in VARIANTS) or (result and result not in selectors.RESULTS):
+        context["problem"] = _("There is no such game or result to show: choose from the lists.")
+        return render(request, "games/history.html", context, status=400)
+    games = selectors.history(owner_of(request), variant=variant, result=result)
+    page = Paginator(games, HISTORY_PAGE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context.update({"page": page, "query": query.urlencode()})
+    return render(request, "games/history.html", context)
+
+
+@require_GET
+def replay(request: HttpRequest, public_id: str, ply: int | None = None) -> HttpResponse:
+    """The game read-only at ``ply`` (0: the deal), to step through move by move.
+
+    A ply past the game's last move goes to its last; for htmx, just the board and the steps.
+    The position comes from the nearest checkpoint, so a long game costs no more.
+    """
+    game = game_or_404(request, public_id)
+    if ply is None or ply > game.ply:
+        return redirect("games:replay", game.public_id, 0 if ply is None else game.ply)
+    replayed = selectors.replayed_at(game, ply)
+    position = replayed.before
+    said = ""
+    if replayed.move is not None:
+        said = played_words(play_one(position, Move.parse(replayed.move)))
+    variant = VARIANTS[game.variant]
+    steps = {"first": 0, "back": max(ply - 1, 0), "forward": min(ply + 1, game.ply)}
+    steps["last"] = game.ply
+    context = {
+        "game": game,
+        "variant": variant,
+        "ply": ply,
+        "move": replayed.move or "",
+        "said": said,
+        "board": build_board(position, playable=False),
+        "steps": {
+            name: reverse("games:replay", args=[game.public_id, target])
+            for name, target in steps.items()
+        },
+        "speeds": [(seconds, f"{seconds:g}") for seconds in REPLAY_SPEEDS],
+        "slots": max(variant.columns, 11 if variant.stock_deal > 1 else 10),
+    }
+    fragment = request.htmx and not request.htmx.history_restore_request
+    template = "games/replay.html#replay" if fragment else "games/replay.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response

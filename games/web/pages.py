@@ -1,0 +1,94 @@
+"""The public pages: the home page, the rules of each game, starting a game, a deal's link,
+and the load balancers' health check."""
+
+import secrets
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from .. import selectors
+from ..forms import RANDOM_DEALS, NewGameForm, parse_deal_number
+from ..guide import BUILD_WORDS, DETAILS, PYSOLFC, SUMMARIES, layout
+from ..rules import MAX_DEAL, VARIANTS
+from ..services import assist, play
+from ..words import NO_WINNABLE_DEAL
+from .htmx import echo, game_url, go, owner_of
+
+#: How many games in progress the home page lists.
+HOME_GAMES = 50
+
+
+@require_GET
+def health(request: HttpRequest) -> HttpResponse:
+    """For load balancers and monitors: the process answers (no database, no session)."""
+    return HttpResponse("ok\n", content_type="text/plain")
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return _home(request, NewGameForm())
+
+
+@require_GET
+def rules(request: HttpRequest, variant: str) -> HttpResponse:
+    if variant not in VARIANTS:
+        raise Http404(_("There is no such game."))
+    rules_of = VARIANTS[variant]
+    return render(
+        request,
+        "games/rules.html",
+        {
+            "variant": rules_of,
+            "summary": SUMMARIES[variant],
+            "layout": layout(rules_of),
+            "build": BUILD_WORDS[rules_of.build],
+            "details": DETAILS.get(variant, []),
+            "pysolfc": PYSOLFC.get(variant),
+        },
+    )
+
+
+@require_POST
+def new_game(request: HttpRequest) -> HttpResponse:
+    """Start a game of the posted game type: the posted deal number, or a random one."""
+    form = NewGameForm(request.POST)
+    if not form.is_valid():
+        return _home(request, form, status=400)
+    owner = owner_of(request, create=True)
+    deal = form.cleaned_data["deal"]
+    if deal is None and form.cleaned_data["winnable"]:
+        deal = assist.winnable_deal(owner, form.cleaned_data["variant"])
+        if deal is None:
+            messages.info(request, NO_WINNABLE_DEAL)
+    deal = deal or secrets.randbelow(RANDOM_DEALS) + 1
+    game = play.start_game(owner, form.cleaned_data["variant"], deal)
+    return go(request, game_url(game))
+
+
+@require_GET
+def play_deal(request: HttpRequest, variant: str, deal: str) -> HttpResponse:
+    """The shareable link to a deal: start (or resume, if untouched) a game of it."""
+    if variant not in VARIANTS:
+        raise Http404(_("There is no such game."))
+    number = parse_deal_number(deal)
+    if number is None:
+        problem = _(
+            "“%(deal)s” is not a deal number: a deal number is a whole number from 1 to %(max)s."
+        ) % {"deal": echo(deal), "max": MAX_DEAL}
+        return render(request, "games/problem.html", {"problem": problem}, status=400)
+    game = play.find_or_start_game(owner_of(request, create=True), variant, number)
+    return redirect(game_url(game))
+
+
+def _home(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpResponse:
+    games = selectors.in_progress(owner_of(request), HOME_GAMES)
+    variants = [(v, SUMMARIES[v.id]) for v in VARIANTS.values()]
+    return render(
+        request,
+        "games/home.html",
+        {"variants": variants, "form": form, "games": games},
+        status=status,
+    )

@@ -1,0 +1,97 @@
+"""Game records (NOTATION.md): a game's to download, all of a player's, and a game started
+from a pasted or uploaded one."""
+
+import json
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from .. import selectors
+from ..forms import RecordForm
+from ..models import Game
+from ..rules import Record, RecordError
+from ..services import play
+from .htmx import game_url, owner_of
+from .play import game_or_404
+
+#: A refused record longer than this is not shown back in the form.
+ECHO_RECORD = 2000
+
+
+@require_GET
+def record(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The game as a NOTATION.md record, to download."""
+    game = game_or_404(request, public_id)
+    text = _record_json(game, selectors.log_of(game))
+    return _download(text, f"{game.variant}-{game.deal}-{game.public_id}")
+
+
+@require_GET
+def my_records(request: HttpRequest) -> HttpResponse:
+    """Every game of the player as one JSON file, oldest first.
+
+    The file is ``{"version": 1, "player": ..., "exported": ..., "games": [record, ...]}``
+    where each record is exactly what the game's own download gives: a NOTATION.md record
+    (version, variant, deal, moves) with the game id, status and dates after it, so any one of
+    them, saved alone, replays with ``manage.py replay``. Two queries, however many games.
+    """
+    owner = owner_of(request)
+    games, logs = selectors.logs_of(owner)
+    records = [_record_json(game, logs.get(game.pk, [])) for game in games]
+    now = timezone.now()
+    head = {
+        "version": 1,
+        "player": owner.user.get_username() if owner.user is not None else None,
+        "exported": now.isoformat(),
+    }
+    # The records are JSON already: spliced in, not parsed and written again.
+    text = json.dumps(head)[:-1] + ', "games": [' + ", ".join(records) + "]}"
+    return _download(text, f"patience-games-{now:%Y-%m-%d}")
+
+
+@require_http_methods(["GET", "POST"])
+def import_record(request: HttpRequest) -> HttpResponse:
+    """Start a game from a pasted or uploaded record, every move checked by the engine."""
+    if request.method == "GET":
+        return render(request, "games/import.html", {"form": RecordForm()})
+    form = RecordForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            game = play.start_from_record(
+                owner_of(request, create=True), form.cleaned_data["record"]
+            )
+        except RecordError as e:
+            form.add_error(None, _("This record cannot be played: %(reason)s.") % {"reason": e})
+        else:
+            messages.success(request, _("The record is loaded: play on from its last move."))
+            return redirect(game_url(game))
+    if len(form.data.get("text", "")) > ECHO_RECORD:
+        # What was refused is the player's own: a long one is not sent back whole.
+        form.data = form.data.copy()
+        form.data["text"] = ""
+    return render(request, "games/import.html", {"form": form}, status=400)
+
+
+def _record_json(game: Game, moves: list[str]) -> str:
+    """The game's NOTATION.md record with its id, status, dates and player after the moves."""
+    extra = {
+        "game": game.public_id,
+        "status": game.status,
+        "created": game.created_at.isoformat(),
+        "seconds_played": game.seconds_played,
+    }
+    if game.owner is not None:
+        extra["player"] = game.owner.get_username()
+    if game.finished_at is not None:
+        extra["finished"] = game.finished_at.isoformat()
+    return Record(game.variant, game.deal_number, moves).to_json(**extra)
+
+
+def _download(text: str, name: str) -> HttpResponse:
+    response = HttpResponse(text, content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="{name}.json"'
+    return response

@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run serve test bench bench-solver loadtest lint venv clean
+.PHONY: run serve test test-fast bench bench-solver loadtest lint venv clean
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 13) else "Python 3.13 or newer is needed: with pyenv, run make from the project root (.python-version says 3.13), or set PYTHON=python3.13")'
@@ -33,6 +33,11 @@ lint: $(STAMP)
 test: lint
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest
+
+# The suite without the slow tests (fuzzing, exhaustive solver agreement, real servers) and
+# without the browser: about half a minute.
+test-fast: $(STAMP)
+	$(PY) -m pytest -m "not slow and not e2e"
 
 bench: $(STAMP)
 	$(PY) tests/bench/engine.py

@@ -261,7 +261,7 @@ class Analysis(models.Model):
 
 
 class WinnableDeal(models.Model):
-    """A deal proven winnable by a search after the committed list (games/rules/winnable/):
+    """A deal proven winnable by a search after the committed list (games/rules/solver/winnable/):
     its moves replay to a win, checked before it was stored."""
 
     variant = models.CharField(

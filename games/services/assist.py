@@ -22,10 +22,11 @@ from django.db import transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
+from .. import tasks
 from ..models import Analysis, Game, WinnableDeal
 from ..owners import Owner
-from ..rules import Move, Record, RecordError, position_from_text, replay
-from ..rules.solver import heuristic_move, solutions, solve
+from ..rules import Move
+from ..rules.solver import solutions
 from .play import GameError, Outcome, StalePly, play_out, read_for_play
 
 #: A search still waiting or running after this long is taken as lost (a worker stopped): it
@@ -118,52 +119,11 @@ def _known_win(game: Game, kind: str) -> Analysis | None:
 
 
 def _queue(game: Game, kind: str) -> Analysis:
-    from ..tasks import search  # the tasks module imports this one
-
     analysis = Analysis.objects.create(game=game, kind=kind, ply=game.ply, version=game.version)
     # In the same transaction as the row: both are stored, or neither.
     priority = 10 if kind == Analysis.Kind.HINT else 0
-    search.using(priority=priority).enqueue(analysis.pk)
+    tasks.search.using(priority=priority).enqueue(analysis.pk)
     return analysis
-
-
-# -- searching (in the worker) --------------------------------------------------------------
-
-
-def run_search(analysis_id: int) -> str:
-    """Search the board of a queued analysis and store the answer; its status after."""
-    with transaction.atomic():
-        analysis = (
-            Analysis.objects.select_for_update().select_related("game").filter(pk=analysis_id)
-        ).first()
-        if analysis is None or analysis.status != Analysis.Status.QUEUED:
-            return analysis.status if analysis else "gone"
-        game = analysis.game
-        if game.version != analysis.version or game.is_finished:
-            analysis.status = Analysis.Status.STALE
-            analysis.finished_at = timezone.now()
-            analysis.save(update_fields=["status", "finished_at"])
-            return analysis.status
-        analysis.status = Analysis.Status.RUNNING
-        analysis.save(update_fields=["status"])
-        snapshot = game.snapshot
-    # The search holds no lock: the player may play on meanwhile (the answer is then stale).
-    position = position_from_text(snapshot)
-    hint = analysis.kind == Analysis.Kind.HINT
-    seconds = settings.SOLVER_HINT_SECONDS if hint else settings.SOLVER_ANALYSIS_SECONDS
-    result = solve(position, seconds=seconds)
-    moves = [str(m) for m in result.moves]
-    if hint and result.status != Analysis.Status.WON:
-        guess = heuristic_move(position)
-        moves = [str(guess)] if guess is not None else []
-    Analysis.objects.filter(pk=analysis_id, status=Analysis.Status.RUNNING).update(
-        status=result.status,
-        moves=moves,
-        nodes=result.nodes,
-        seconds=result.seconds,
-        finished_at=timezone.now(),
-    )
-    return result.status
 
 
 # -- finishing ------------------------------------------------------------------------------
@@ -216,8 +176,7 @@ def top_up(variant: str) -> bool:
     """Queue a search for more winnable deals of ``variant``, unless one is queued already."""
     from django_tasks_db.models import DBTaskResult
 
-    from ..tasks import find_winnable_deals
-
+    find_winnable_deals = tasks.find_winnable_deals
     waiting = DBTaskResult.objects.filter(
         task_path=find_winnable_deals.module_path, status__in=["READY", "RUNNING"]
     ).values_list("args_kwargs", flat=True)
@@ -228,23 +187,3 @@ def top_up(variant: str) -> bool:
         variant, start, DEAL_BATCH, settings.SOLVER_DEAL_SECONDS
     )
     return True
-
-
-def store_winnable(variant: str, found: list[dict]) -> list[int]:
-    """Store the deals of ``found`` ({"deal", "moves"}) whose moves replay to a win; the deals
-    stored. A solution the engine does not accept as a win is dropped."""
-    stored = []
-    for entry in found:
-        deal, moves = int(entry["deal"]), list(entry["moves"])
-        try:
-            won = replay(Record(variant, deal, moves)).is_won()
-        except RecordError:
-            won = False
-        if not won:
-            continue
-        _row, created = WinnableDeal.objects.get_or_create(
-            variant=variant, deal=str(deal), defaults={"moves": moves}
-        )
-        if created:
-            stored.append(deal)
-    return stored

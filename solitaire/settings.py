@@ -139,7 +139,7 @@ else:
 SESSION_ENGINE = (
     "django.contrib.sessions.backends.cached_db"
     if os.environ.get("REDIS_URL")
-    else "django.contrib.sessions.backends.db"
+    else "solitaire.sessions"  # Django's db engine, its read one statement (sessions.py)
 )
 #: The request header that carries the client's address when the site runs behind a proxy
 #: (e.g. X-Forwarded-For: its last address, the one the proxy added, is used); empty: the

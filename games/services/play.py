@@ -111,7 +111,7 @@ class Outcome:
     ``played``: the moves played (the player's, then any automatic ones), or for an undo the
     moves taken back. ``changed``: the piles those moves touched, when the game is in play
     before and after (None otherwise): the rest of the board is as it was, so an answer may
-    show only these.
+    show only these. ``before``: the game's ply and whether it had moves to redo, before.
     """
 
     game: Game
@@ -119,6 +119,7 @@ class Outcome:
     event: str
     played: list[Played] = field(default_factory=list)
     changed: frozenset[str] | None = None
+    before: tuple[int, bool] = (0, False)
 
 
 # -- starting -------------------------------------------------------------------------------
@@ -254,13 +255,14 @@ def undo(owner: Owner, public_id: str, ply: int, version: int | None) -> Outcome
     position = _position_at(game, before, tail[:start])
     group = [Move.parse(row.notation) for row in tail[start:]]
     was_playing = game.status == Game.Status.PLAYING
+    was = (game.ply, bool(game.redo))
     ahead = position.copy()
     taken_back = [play_one(ahead, move, automatic=n > 0) for n, move in enumerate(group)]
     game.redo = [*game.redo, [str(move) for move in group]]
     game.undo_count += 1
     _save(owner, game, position, after=before)
     changed = _piles(group) if was_playing else None
-    return Outcome(game, position, "undone", taken_back, _still_playing(game, changed))
+    return Outcome(game, position, "undone", taken_back, _still_playing(game, changed), was)
 
 
 def _position_at(game: Game, ply: int, rows: Sequence[store.LoggedMove]) -> Position:
@@ -353,6 +355,7 @@ def _play_moves(
     """Play ``moves`` (the first the player's; in a redo the rest are automatic), then safe
     moves home if ``autoplay``; store them all."""
     played: list[Played] = []
+    was = (game.ply, bool(game.redo))
     redone = event == "redone"
     for n, move in enumerate(moves):
         played.append(play_one(position, move, automatic=redone and n > 0))
@@ -370,7 +373,7 @@ def _play_moves(
     game.move_count += len(rows)
     _save(owner, game, position, rows)
     changed = _piles(p.move for p in played)
-    return Outcome(game, position, event, played, _still_playing(game, changed))
+    return Outcome(game, position, event, played, _still_playing(game, changed), was)
 
 
 def _with_checkpoints(game: Game, after: Position, rows: list[store.NewMove]) -> list:

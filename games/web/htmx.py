@@ -171,20 +171,30 @@ def render_game(
 def render_changes(request: HttpRequest, outcome: play.Outcome, said: str) -> HttpResponse:
     """The htmx answer to moves played or taken back on a game that stays in play: only what
     they changed, all out of band (the header says to swap nothing else): the table's state
-    (ply, version, the legal moves), the piles they touched, the counters, the controls and
-    the announcement. A move touches two piles or three: a fraction of a whole board."""
+    (ply, version, the legal moves), the piles they touched, the counters, the announcement,
+    and the undo, redo and restart buttons when one of them became possible or impossible. A
+    move touches two piles or three: a fraction of a whole board."""
     game, position = outcome.game, outcome.position
+    ply, redo = outcome.before
     context = {
-        **_table(request, game),
+        "game": game,
+        "game_url": game_url(game),
         "changed": pile_views(position, outcome.changed),
         "moves": card_moves(position),
         "redeals": redeals_shown(position),
         "message": said,
     }
+    if (ply == 0) != (game.ply == 0) or redo != bool(game.redo):
+        # Undo, redo or restart became possible, or impossible: they come again.
+        context["urls"] = {name: _action_url(name, game) for name in ("undo", "redo", "restart")}
     response = render(request, "games/play.html#move-answer", context)
     response["HX-Reswap"] = "none"
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+def _action_url(name: str, game: Game) -> str:
+    return reverse(f"games:{name}", args=[game.public_id])
 
 
 def _table(request: HttpRequest, game: Game) -> dict:
@@ -193,6 +203,6 @@ def _table(request: HttpRequest, game: Game) -> dict:
         "game": game,
         "variant": VARIANTS[game.variant],
         "game_url": game_url(game),
-        "urls": {name: reverse(f"games:{name}", args=[game.public_id]) for name in ACTIONS},
+        "urls": {name: _action_url(name, game) for name in ACTIONS},
         "autoplay": play.autoplay_on(autoplay_settings(request), game),
     }

@@ -205,7 +205,7 @@ def top_card(page, name: str):
 def moved_on(page, before: int) -> int:
     """Wait for the board after a move (its ply is not ``before``); the counter agrees."""
     board = page.locator(BOARD)
-    expect(board).not_to_have_attribute("data-ply", str(before))
+    expect(page.locator(STATE)).not_to_have_attribute("data-ply", str(before))
     now = ply(page)
     expect(board.locator("[data-moves]")).to_have_text(str(now))
     return now

@@ -14,6 +14,7 @@ from games.rules import VARIANTS, card_name, first_position
 
 from .conftest import (
     BOARD,
+    STATE,
     card,
     drop_point,
     grab_point,
@@ -37,7 +38,7 @@ def test_a_game_is_dealt_from_the_home_page(page, live_server, screenshots):
     board = page.locator(BOARD)
     expect(board).to_have_attribute("data-variant", "indian")
     expect(board.locator(".tableau [data-pile]")).to_have_count(10)
-    expect(board).to_have_attribute("data-ply", "0")
+    expect(page.locator(STATE)).to_have_attribute("data-ply", "0")
 
     page.goto(live_server.url)
     page.get_by_label("Game:", exact=True).select_option("forty-thieves")
@@ -222,7 +223,7 @@ def test_a_reload_shows_the_same_board(page, live_server, screenshots):
     url = page.url
     page.reload()
     assert page.url == url
-    expect(page.locator(BOARD)).to_have_attribute("data-ply", str(played))
+    expect(page.locator(STATE)).to_have_attribute("data-ply", str(played))
     assert layout(page) == board
     screenshots(page, "reload")
 

@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import BOARD, card, layout, open_deal, pile, ply
+from .conftest import STATE, card, layout, open_deal, pile, ply
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,7 +27,7 @@ def test_a_move_is_a_link_then_a_form(nojs_page, live_server, screenshots):
 
     put_here.click()
     expect(page).to_have_url(game_url)
-    expect(page.locator(BOARD)).not_to_have_attribute("data-ply", "0")
+    expect(page.locator(STATE)).not_to_have_attribute("data-ply", "0")
     assert layout(page)["t4"] == [*before["t4"], "TH"]
     expect(page.locator("#announce")).to_contain_text("Ten of Hearts")
     expect(page.locator(".pick-note")).to_have_count(0)

@@ -57,8 +57,8 @@ class TestMove:
         assert re.search(r"<dd data-moves>1</dd>", html)
         assert 'id="poll"' not in html  # it stays; play.js has it ask with the new version
         assert '<section id="board"' not in html
-        # The controls come again (undo now possible), out of band, drawn by the server.
-        assert '<div class="controls" id="controls" hx-swap-oob="true">' in html
+        # Undo became possible: its button comes again, out of band, drawn by the server.
+        assert '<span class="history-buttons" id="history-buttons" hx-swap-oob="true">' in html
         assert re.search(r'id="undo">', html)
         # A deal touches the stock and the waste, and nothing else.
         pile = r'<div class="pile [^"]*" id="pile-(\w+)"[^>]*hx-swap-oob="true"'
@@ -75,6 +75,9 @@ class TestMove:
         listed = re.search(r'data-legal="([^"]*)"', html).group(1).split()
         legal = [m for m in game.position().legal_moves() if not (m.is_deal or m.is_redeal)]
         assert listed and sorted(listed) == sorted(str(m) for m in legal)
+        # The next move changes what is possible no more: no buttons come with it.
+        again = post_move(client, game, legal_move(game)).content.decode()
+        assert "history-buttons" not in again and 'id="undo"' not in again
 
     def test_a_move_between_columns_swaps_those_two_and_what_went_home(self, client, game):
         move = legal_move(game, besides_deal=True)

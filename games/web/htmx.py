@@ -13,6 +13,7 @@ from datetime import date
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
@@ -187,7 +188,9 @@ def render_changes(request: HttpRequest, outcome: play.Outcome, said: str) -> Ht
     if (ply == 0) != (game.ply == 0) or redo != bool(game.redo):
         # Undo, redo or restart became possible, or impossible: they come again.
         context["urls"] = {name: _action_url(name, game) for name in ("undo", "redo", "restart")}
-    response = render(request, "games/play.html#move-answer", context)
+    # Drawn without the request's context processors: nothing here needs them (the buttons
+    # post the table's form), and they cost as much as the rest of the answer.
+    response = HttpResponse(render_to_string("games/play.html#move-answer", context))
     response["HX-Reswap"] = "none"
     patch_vary_headers(response, ["HX-Request"])
     return response

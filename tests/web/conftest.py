@@ -139,6 +139,34 @@ def won_record() -> Record:
     return parse_record(WON_RECORD.read_bytes())
 
 
+def endless_moves(count: int, variant: str = "forty-thieves", deal: int = 3) -> list[str]:
+    """``count`` moves of a game still going after them, however many: a few random moves,
+    then one card moved to and fro between two copies of the card it goes on."""
+    moves = long_moves(12, variant, deal)
+    position = first_position(get_variant(variant), deal)
+    for text in moves:
+        position.play(Move.parse(text))
+    rng = random.Random(11)
+    while True:
+        for move in position.legal_moves():
+            text = str(move)
+            source, _sep, target = text.partition("-")
+            if not (source[:1] == target[:1] == "t") or ":" in source:
+                continue
+            back = Move.parse(f"{target}-{source}")
+            ahead = position.copy()
+            ahead.play(move)
+            if ahead.check(back) is None:
+                pair = [text, str(back)]
+                while len(moves) < count:
+                    moves.append(pair[0])
+                    pair.reverse()
+                return moves[:count]
+        move = rng.choice([m for m in position.legal_moves()])
+        position.play(move)
+        moves.append(str(move))
+
+
 def long_moves(count: int, variant: str = "forty-thieves", deal: int = 3) -> list[str]:
     """``count`` moves of a random game still going after them, with cards left in the stock.
 

@@ -52,4 +52,3 @@ def test_a_key_without_a_session_reads_empty_and_is_forgotten(kind):
     session["renewed"] = "2026-12-01"
     session.save()
     assert session.session_key != key  # a new key: never the one the request brought
-

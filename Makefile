@@ -42,6 +42,7 @@ test-fast: $(STAMP)
 bench: $(STAMP)
 	$(PY) tests/bench/engine.py
 	$(PY) tests/bench/move_request.py
+	$(PY) tests/bench/long_game.py
 	$(PY) tests/bench/stats.py
 
 # The solver on the first deals of every game: SECONDS per deal, COUNT deals from START.

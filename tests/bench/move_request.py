@@ -9,7 +9,7 @@ a legal move with the ply it was made on. It prints
   it, so the test client's own work is not counted. The same moves are played in three rounds
   and each move's best time counts, as in the engine's benchmark, so that a moment when another
   process had the CPU counts less; the figures over every request follow, for comparison;
-- the size of the answer to a move (only what it changed: see games/views.py, _render_changes);
+- the size of the answer to a move (only what it changed: see games/web/htmx.py, render_changes);
 - the bytes of a first visit to a game page: the HTML plus every stylesheet, script and image it
   references, read from our static files (as sent, and gzipped as a server would send them).
 It exits with status 1 when a figure is over its budget.

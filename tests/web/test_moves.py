@@ -4,7 +4,10 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
+from django.contrib.sessions.backends.cached_db import KEY_PREFIX
 from django.contrib.sessions.models import Session
+from django.core.cache import caches
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -212,10 +215,11 @@ class TestMove:
         assert log(game) == []
 
     def test_a_guest_whose_session_has_expired_owns_the_game_no_more(self, client, game):
-        """An expired session is no session: its games are no longer the player's."""
-        Session.objects.filter(pk=client.session.session_key).update(
-            expire_date=timezone.now() - timedelta(seconds=1)
-        )
+        """An expired session is no session: its games are no longer the player's. (With
+        Redis its cached copy expires with it: Django caches a session for its age.)"""
+        key = client.session.session_key
+        Session.objects.filter(pk=key).update(expire_date=timezone.now() - timedelta(seconds=1))
+        caches[settings.SESSION_CACHE_ALIAS].delete(KEY_PREFIX + key)
         response = post_move(client, game, "deal")
         assert response.status_code == 404
         assert log(game) == []

@@ -37,7 +37,7 @@ class NewGameForm(forms.Form):
         help_text=_("Leave empty for a random deal."),
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
-    #: Without a deal number: deal one the solver has won (games.solving.winnable_deal).
+    #: Without a deal number: deal one the solver has won (games.services.assist.winnable_deal).
     winnable = forms.BooleanField(label=_("Only deals that can be won"), required=False)
 
     def clean_deal(self) -> int | None:

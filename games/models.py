@@ -4,7 +4,6 @@ Only ``games.services`` writes these rows; everything else reads them.
 """
 
 import secrets
-from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
@@ -139,10 +138,6 @@ class Game(models.Model):
         return self.status in (self.Status.WON, self.Status.GIVEN_UP)
 
     @property
-    def time_played(self) -> timedelta:
-        return timedelta(seconds=self.seconds_played)
-
-    @property
     def clock(self) -> str:
         """Time played as ``m:ss`` or ``h:mm:ss``."""
         minutes, seconds = divmod(self.seconds_played, 60)
@@ -209,7 +204,8 @@ class AnalysisQuerySet(models.QuerySet):
 class Analysis(models.Model):
     """A search of the solver from one board of a game: a hint, or "can this still be won?".
 
-    Written by ``games.solving`` (asked for by the player, answered by the background worker).
+    Written by ``games.services.assist`` (asked for by the player) and ``games.tasks`` (answered
+    by the background worker).
     One search per game, kind and version: asking again for the same board reuses it.
     """
 

@@ -26,10 +26,3 @@ class Owner:
         if self.session_key:
             return {"owner_id": None, "session_key": self.session_key}
         return None
-
-    def owns(self, game) -> bool:
-        """Whether ``game`` (already read) is one of this owner's, by the same rule."""
-        columns = self.columns()
-        return columns is not None and all(
-            getattr(game, name) == value for name, value in columns.items()
-        )

@@ -387,6 +387,8 @@ def replayed_at(game: Game, ply: int) -> Replayed:
     )
     before = game.position_after(rows[:-1])
     if before is None:  # a game stored before checkpoints: from the deal
-        rows = list(game.moves.filter(ply__lte=ply).order_by("ply").only("ply", "notation"))
+        rows = list(
+            game.moves.filter(ply__lte=ply).order_by("ply").only("ply", "notation", "checkpoint")
+        )
         before = game.position_after(rows[:-1])
     return Replayed(before, rows[-1].notation if rows else None)

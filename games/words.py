@@ -6,6 +6,7 @@ import re
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from .models import MAX_PLY
 from .rules import DEAL, REDEAL, Move, Position, parse_card
 from .rules.played import Played, preview
 from .services import assist, play
@@ -152,8 +153,8 @@ def error_words(error: play.GameError) -> str:
             "undo, restart or give up.",
             "This game has reached the longest log a game may have, %(count)d moves: "
             "undo, restart or give up.",
-            error.game.ply,
-        ) % {"count": error.game.ply}
+            MAX_PLY,
+        ) % {"count": MAX_PLY}
     if isinstance(error, assist.SearchBusy):
         return _("A search you asked for is still under way: wait for its answer, then ask again.")
     if isinstance(error, assist.NoWinKnown):

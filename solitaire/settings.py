@@ -121,9 +121,10 @@ if os.environ.get("DATABASE_URL"):
 else:
     DATABASES = _SQLITE
 
-# Django's own cache; the log-in throttle (solitaire/throttle.py) counts failures in it. Each
-# process has its own unless REDIS_URL names a Redis server (e.g. redis://127.0.0.1:6379/0),
-# which all web processes then share, and with it their failure counts.
+# Django's own cache; the log-in throttle (solitaire/accounts/throttle.py) counts failures in
+# it. Each process has its own unless REDIS_URL names a Redis server (e.g.
+# redis://127.0.0.1:6379/0), which all web processes then share, and with it their failure
+# counts.
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {

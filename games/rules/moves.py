@@ -42,7 +42,9 @@ class Move(NamedTuple):
     def __str__(self) -> str:
         text = _TEXT.get(self)
         if text is None:
-            text = _TEXT[self] = _format(self)
+            text = _format(self)
+            if _cacheable(self):
+                _TEXT[self] = text
         return text
 
     @staticmethod
@@ -52,7 +54,9 @@ class Move(NamedTuple):
             raise MoveSyntaxError("a move must be a string")
         move = _PARSED.get(text)
         if move is None:
-            move = _PARSED[text] = _parse(text)
+            move = _parse(text)
+            if _cacheable(move):
+                _PARSED[text] = move
         return move
 
     @property
@@ -74,9 +78,14 @@ MOVE_TABLE = [
     for src in range(COLUMN + 13)
 ]
 
-# Both caches are bounded by the notation: a few thousand distinct moves exist at most.
+# Both caches hold only moves some game can have (13 columns at most, 13 cards at most), a few
+# thousand: the notation can write many more ("t99:99-t98"), which are parsed but not kept.
 _TEXT: dict[Move, str] = {}
 _PARSED: dict[str, Move] = {}
+
+
+def _cacheable(move: Move) -> bool:
+    return move.src < COLUMN + 13 and move.dst < COLUMN + 13 and move.count <= 13
 
 
 def _format(move: Move) -> str:

@@ -66,7 +66,8 @@ def play(position: Position, move: Move, *, automatic: bool = False) -> Played:
     if not source:
         before = len(position.stock)
         position.play(move)
-        return Played(move, "", "", before - len(position.stock), position.waste[-1])
+        dealt = before - len(position.stock)
+        return Played(move, "", "", dealt, position.waste[-1], automatic=automatic)
     card = moving_card(position, source, count)
     column = int(source[1:]) - 1 if source[0] == "t" else None
     down = position.down[column] if column is not None else 0

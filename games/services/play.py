@@ -281,8 +281,11 @@ def redo(owner: Owner, public_id: str, ply: int, version: int | None) -> Outcome
     if not game.redo:
         raise NothingToRedo(game)
     group = [Move.parse(text) for text in game.redo[-1]]
+    was = (game.ply, bool(game.redo))
     game.redo = game.redo[:-1]
-    return _play_moves(owner, game, game.position(), group, autoplay=False, event="redone")
+    return _play_moves(
+        owner, game, game.position(), group, autoplay=False, event="redone", before=was
+    )
 
 
 def restart(owner: Owner, public_id: str, ply: int, version: int | None) -> Outcome:
@@ -351,15 +354,17 @@ def _play_moves(
     *,
     autoplay: bool,
     event: str = "moved",
+    before: tuple[int, bool] | None = None,
 ) -> Outcome:
     """Play ``moves`` (the first the player's; in a redo the rest are automatic), then safe
-    moves home if ``autoplay``; store them all."""
+    moves home if ``autoplay``, as long as the log has room; store them all. ``before``: the
+    game's ply and whether it had moves to redo before the action (if it changed them)."""
     played: list[Played] = []
-    was = (game.ply, bool(game.redo))
+    was = before or (game.ply, bool(game.redo))
     redone = event == "redone"
     for n, move in enumerate(moves):
         played.append(play_one(position, move, automatic=redone and n > 0))
-    while autoplay and (move := next_safe_move(position)) is not None:
+    while autoplay and position.moves < MAX_PLY and (move := next_safe_move(position)):
         played.append(play_one(position, move, automatic=True))
     if position.moves > MAX_PLY:
         raise TooLong(game)

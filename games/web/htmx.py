@@ -8,13 +8,12 @@ stale board (the game moved on in another window) is not an error: the current b
 back with a note.
 """
 
-from datetime import date
-
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
@@ -46,14 +45,17 @@ def owner_of(request: HttpRequest, *, create: bool = False) -> Owner:
     renewed once a day (``SESSION_COOKIE_AGE`` from then), so a guest who keeps playing never
     loses their games to a session that expires a year after it was first written.
     """
-    user = getattr(request, "user", None)
     session = request.session
+    # Read first: reading loads the session, and a key with no live session (expired, or
+    # never given) is forgotten then, so that it is never taken for a guest's.
+    renewed = session.get(RENEWED_KEY)
+    today = timezone.localdate().isoformat()
     if session.session_key is None and create:
+        session[RENEWED_KEY] = today
         session.save()
-    if session.session_key is not None:
-        today = date.today().isoformat()
-        if session.get(RENEWED_KEY) != today:
-            session[RENEWED_KEY] = today  # modified: saved, and its cookie sent, this once
+    elif session.session_key is not None and renewed != today:
+        session[RENEWED_KEY] = today  # modified: saved, and its cookie sent, this once
+    user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return Owner(user=user)
     return Owner(session_key=session.session_key or "")
@@ -72,13 +74,12 @@ def count(text: str) -> int | None:
     return int(text)
 
 
-def seen(request: HttpRequest) -> tuple[int, int | None] | None:
+def seen(request: HttpRequest) -> tuple[int, int] | None:
     """The ply and version of the board the player saw (#table-state: every action sends
-    them), or None when either is garbled. The version is None when the request sends none."""
+    them), or None when either is missing or garbled."""
     ply = count(request.POST.get("ply", ""))
-    text = request.POST.get("version")
-    version = None if text is None else count(text)
-    if ply is None or (text is not None and version is None):
+    version = count(request.POST.get("version", ""))
+    if ply is None or version is None:
         return None
     return ply, version
 

@@ -121,7 +121,8 @@ def play_round(client, seed: int) -> tuple[list[float], list[int]]:
             move = choose(game, rng)
             if move is None:
                 break
-            response = client.post(url, {"move": move, "ply": game.ply}, headers=HTMX)
+            data = {"move": move, "ply": game.ply, "version": game.version}
+            response = client.post(url, data, headers=HTMX)
             assert response.status_code == 200, (variant, move, response.status_code)
             seconds.append(client.handler.seconds)
             sizes.append(len(response.content))

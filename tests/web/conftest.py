@@ -56,10 +56,16 @@ def url(name: str, game: Game) -> str:
 
 
 def post_move(client: Client, game: Game, move: str, *, ply: int | None = None, htmx=True):
-    """POST ``move`` on the board the player sees now (or at ``ply``)."""
+    """POST ``move`` on the board the player sees now (or at ``ply``, an older board)."""
     game.refresh_from_db()
-    data = {"move": move, "ply": game.ply if ply is None else ply}
+    data = {"move": move, "ply": game.ply if ply is None else ply, "version": game.version}
     return client.post(url("move", game), data, headers=HTMX if htmx else {})
+
+
+def version_of(game: Game) -> int:
+    """The game's version now: what the board the player sees sends with every action."""
+    game.refresh_from_db()
+    return game.version
 
 
 def board(game: Game) -> dict:

@@ -28,6 +28,7 @@ from .conftest import (
     start,
     stuck_record,
     url,
+    version_of,
     won_record,
 )
 
@@ -54,12 +55,16 @@ def assert_reported(game: Game, *words: str) -> list[str]:
 
 def undo(client: Client, game: Game):
     game.refresh_from_db()
-    return client.post(url("undo", game), {"ply": game.ply}, headers=HTMX)
+    return client.post(
+        url("undo", game), {"version": version_of(game), "ply": game.ply}, headers=HTMX
+    )
 
 
 def redo(client: Client, game: Game):
     game.refresh_from_db()
-    return client.post(url("redo", game), {"ply": game.ply}, headers=HTMX)
+    return client.post(
+        url("redo", game), {"version": version_of(game), "ply": game.ply}, headers=HTMX
+    )
 
 
 def played(client: Client, moves: int = 6, variant: str = "forty-thieves", deal: int = 1) -> Game:

@@ -10,7 +10,7 @@ from django_tasks_db.models import DBTaskResult
 from games.models import Analysis
 from games.rules import Move
 
-from .conftest import HTMX, board, log, post_move, replayed, start, url
+from .conftest import HTMX, board, log, post_move, replayed, start, url, version_of
 from .solver_support import answer, ask, near_stuck, near_win, run_worker, said, shown_move
 
 # The real worker closes a connection left in a transaction when it runs, as it should in a
@@ -125,7 +125,9 @@ class TestStaleHints:
 
     def test_a_garbled_request_is_refused(self, client):
         game = near_win(client, 5)
-        response = client.post(url("hint", game), {"ply": "x"}, headers=HTMX)
+        response = client.post(
+            url("hint", game), {"version": version_of(game), "ply": "x"}, headers=HTMX
+        )
         assert response.status_code == 400
         assert client.get(url("hint", game), {"version": "-1"}).status_code == 400
 

@@ -12,7 +12,7 @@ from games.rules import Move
 from games.web import history as history_views
 
 from . import services_support as services
-from .conftest import start, stuck_record, url, won_record
+from .conftest import start, stuck_record, url, version_of, won_record
 
 HISTORY = reverse("games:history")
 
@@ -81,7 +81,9 @@ class TestHistory:
     def test_someone_elses_games_are_not_listed(self, client, other_client, player):
         begun(player)
         mine = start(other_client)
-        other_client.post(url("move", mine), {"move": "deal", "ply": 0})
+        other_client.post(
+            url("move", mine), {"move": "deal", "version": version_of(mine), "ply": 0}
+        )
         assert listed(other_client) == [mine.public_id]
         assert len(listed(client)) == 1
 

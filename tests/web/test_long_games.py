@@ -129,6 +129,15 @@ class TestReplayAtTenThousand:
         reads = [q for q in sql if q.startswith("SELECT") and '"games_move"' in q]
         assert len(reads) == 1 and f'"ply" > {MAX_PLY - CHECKPOINT_EVERY - 1}' in reads[0]
 
+    def test_a_game_stored_without_checkpoints_replays_from_one_read_of_its_log(self, client):
+        game = imported(client, endless_moves(3 * CHECKPOINT_EVERY))
+        MoveRow.objects.filter(game=game).update(checkpoint="")
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url("replay", game) + f"{game.ply}/")
+        assert response.status_code == 200
+        reads = [q for q in queries.captured_queries if '"games_move"' in q["sql"]]
+        assert len(reads) == 2  # the end of the log, then (no checkpoint there) all of it
+
 
 class TestLimits:
     def test_a_move_past_the_longest_log_is_refused_and_changes_nothing(self, client):

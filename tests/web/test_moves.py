@@ -28,6 +28,7 @@ from .conftest import (
     replayed,
     start,
     url,
+    version_of,
 )
 
 OOB = ' hx-swap-oob="true"'
@@ -162,7 +163,11 @@ class TestMove:
 
     @pytest.mark.parametrize("ply", ["-1", "one", "1.0", "9" * 12, "٣"])
     def test_a_garbled_ply_is_400(self, client, game, ply):
-        response = client.post(url("move", game), {"move": "deal", "ply": ply}, headers=HTMX)
+        response = client.post(
+            url("move", game),
+            {"move": "deal", "version": version_of(game), "ply": ply},
+            headers=HTMX,
+        )
         assert response.status_code == 400
         assert log(game) == []
 
@@ -210,9 +215,31 @@ class TestMove:
         assert log(game) == []
 
     def test_someone_elses_game_is_404(self, client, other_client, game):
-        response = other_client.post(url("move", game), {"move": "deal", "ply": 0}, headers=HTMX)
+        response = other_client.post(
+            url("move", game), {"move": "deal", "version": version_of(game), "ply": 0}, headers=HTMX
+        )
         assert response.status_code == 404
         assert log(game) == []
+
+    def test_a_request_without_the_boards_version_is_400_and_changes_nothing(self, client, game):
+        response = client.post(url("move", game), {"move": "deal", "ply": 0}, headers=HTMX)
+        assert response.status_code == 400
+        assert "The request was incomplete" in message_of(response)
+        assert log(game) == []
+
+    def test_a_guest_whose_session_expired_starts_afresh_without_an_error(self, client, game):
+        """A cookie whose session is gone is no session: the next game gets a new one."""
+        key = client.session.session_key
+        Session.objects.filter(pk=key).update(expire_date=timezone.now() - timedelta(seconds=1))
+        caches[settings.SESSION_CACHE_ALIAS].delete(KEY_PREFIX + key)
+        for response in (
+            client.get(reverse("games:play_deal", args=["maria", "7"])),
+            client.post(reverse("games:new"), {"variant": "lucas", "deal": "3"}),
+        ):
+            assert response.status_code == 302
+        assert client.session.session_key not in (None, key)
+        assert Game.objects.filter(session_key=client.session.session_key).count() == 2
+        assert client.get(response["Location"]).status_code == 200
 
     def test_a_guest_whose_session_has_expired_owns_the_game_no_more(self, client, game):
         """An expired session is no session: its games are no longer the player's. (With
@@ -252,7 +279,9 @@ class TestMove:
             reverse("games:new"), {"variant": "maria", "csrfmiddlewaretoken": token}
         )
         game = Game.objects.get(public_id=response["Location"].split("/")[2])
-        response = strict.post(url("move", game), {"move": "deal", "ply": 0})
+        response = strict.post(
+            url("move", game), {"move": "deal", "version": version_of(game), "ply": 0}
+        )
         assert response.status_code == 403
         assert log(game) == []
 
@@ -276,7 +305,7 @@ class TestToFoundation:
         game = start(client, "forty-thieves", deal)
         j = next(j for j, col in enumerate(game.position().columns) if col[-1] // 4 == 0)
         response = client.post(
-            url("to_foundation", game), {"pick": f"t{j + 1}", "ply": 0}, headers=HTMX
+            url("to_foundation", game), {"pick": f"t{j + 1}", "ply": 0, "version": 0}, headers=HTMX
         )
         assert response.status_code == 200
         assert log(game)[0] == f"t{j + 1}-f1"
@@ -286,23 +315,39 @@ class TestToFoundation:
         game = start(client, "forty-thieves", deal)
         client.post(url("autoplay", game), {"autoplay": "off"})
         post_move(client, game, "deal")
-        response = client.post(url("to_foundation", game), {"pick": "w", "ply": 1}, headers=HTMX)
+        response = client.post(
+            url("to_foundation", game),
+            {"pick": "w", "version": version_of(game), "ply": 1},
+            headers=HTMX,
+        )
         assert response.status_code == 200
         assert log(game) == ["deal", "w-f1"]
 
     def test_a_card_no_foundation_takes_is_422(self, client, game):
-        response = client.post(url("to_foundation", game), {"pick": "t1", "ply": 0}, headers=HTMX)
+        response = client.post(
+            url("to_foundation", game),
+            {"pick": "t1", "version": version_of(game), "ply": 0},
+            headers=HTMX,
+        )
         assert response.status_code == 422
         assert "no foundation takes Seven of Diamonds now" in message_of(response)
         assert log(game) == []
 
     def test_an_empty_waste_is_422(self, client, game):
-        response = client.post(url("to_foundation", game), {"pick": "w", "ply": 0}, headers=HTMX)
+        response = client.post(
+            url("to_foundation", game),
+            {"pick": "w", "version": version_of(game), "ply": 0},
+            headers=HTMX,
+        )
         assert response.status_code == 422
 
     @pytest.mark.parametrize("pick", ["t", "x1", "t1-f1", "q"])
     def test_a_garbled_pick_is_400(self, client, game, pick):
-        response = client.post(url("to_foundation", game), {"pick": pick, "ply": 0}, headers=HTMX)
+        response = client.post(
+            url("to_foundation", game),
+            {"pick": pick, "version": version_of(game), "ply": 0},
+            headers=HTMX,
+        )
         assert response.status_code == 400
         assert "is not a card" in message_of(response)
 
@@ -313,7 +358,11 @@ class TestToFoundation:
 
     def test_a_stale_ply_gets_the_current_board(self, client, game):
         post_move(client, game, "deal")
-        response = client.post(url("to_foundation", game), {"pick": "t1", "ply": 0}, headers=HTMX)
+        response = client.post(
+            url("to_foundation", game),
+            {"pick": "t1", "version": version_of(game), "ply": 0},
+            headers=HTMX,
+        )
         assert response.status_code == 200
         assert "moved on" in message_of(response)
 

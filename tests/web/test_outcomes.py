@@ -3,7 +3,7 @@
 from games.models import Game
 from games.rules import Record
 
-from .conftest import HTMX, post_move, stuck_record, url, won_record
+from .conftest import HTMX, post_move, stuck_record, url, version_of, won_record
 
 
 class TestWon:
@@ -35,7 +35,12 @@ class TestWon:
         post_move(client, game, "deal")
         Game.objects.filter(pk=game.pk).update(status=Game.Status.WON)
         assert post_move(client, game, "deal").status_code == 409
-        assert client.post(url("undo", game), {"ply": 1}, headers=HTMX).status_code == 409
+        assert (
+            client.post(
+                url("undo", game), {"version": version_of(game), "ply": 1}, headers=HTMX
+            ).status_code
+            == 409
+        )
         html = client.get(url("game", game)).content.decode()
         assert 'id="undo"' not in html and 'data-pick="t' not in html
         assert 'name="move" value="deal"' not in html

@@ -7,13 +7,17 @@ from games.owners import Owner
 from games.rules import Record
 
 from . import services_support as services
-from .conftest import HTMX, long_moves, start, url
+from .conftest import HTMX, long_moves, start, url, version_of
 
 
 def queries_for_a_move(client, game, move: str) -> int:
     game.refresh_from_db()
     with CaptureQueriesContext(connection) as queries:
-        response = client.post(url("move", game), {"move": move, "ply": game.ply}, headers=HTMX)
+        response = client.post(
+            url("move", game),
+            {"move": move, "version": version_of(game), "ply": game.ply},
+            headers=HTMX,
+        )
     assert response.status_code == 200, response.content[:300]
     return len(queries)
 
@@ -21,7 +25,9 @@ def queries_for_a_move(client, game, move: str) -> int:
 def queries_for_an_undo(client, game) -> int:
     game.refresh_from_db()
     with CaptureQueriesContext(connection) as queries:
-        response = client.post(url("undo", game), {"ply": game.ply}, headers=HTMX)
+        response = client.post(
+            url("undo", game), {"version": version_of(game), "ply": game.ply}, headers=HTMX
+        )
     assert response.status_code == 200
     return len(queries)
 
@@ -48,7 +54,11 @@ class TestQueryCount:
 
     def test_an_undo_costs_the_same_in_a_short_and_a_long_game(self, client):
         short = start(client, "forty-thieves", 3)
-        client.post(url("move", short), {"move": "deal", "ply": 0}, headers=HTMX)
+        client.post(
+            url("move", short),
+            {"move": "deal", "version": version_of(short), "ply": 0},
+            headers=HTMX,
+        )
         owner = Owner(session_key=client.session.session_key)
         long = services.start_from_record(owner, Record("forty-thieves", 3, long_moves(200)))
         assert queries_for_an_undo(client, short) == queries_for_an_undo(client, long)

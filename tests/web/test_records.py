@@ -9,7 +9,17 @@ from django.urls import reverse
 from games.models import Game
 from games.rules import Move, Record, first_position, get_variant, parse_record, replay
 
-from .conftest import board, legal_move, log, long_moves, post_move, start, stuck_record, url
+from .conftest import (
+    board,
+    legal_move,
+    log,
+    long_moves,
+    post_move,
+    start,
+    stuck_record,
+    url,
+    version_of,
+)
 
 IMPORT = "/import/"
 
@@ -42,7 +52,7 @@ class TestDownload:
     def test_undone_moves_are_not_in_the_record(self, client, game):
         post_move(client, game, "deal")
         post_move(client, game, "deal")
-        client.post(url("undo", game), {"ply": 2})
+        client.post(url("undo", game), {"version": version_of(game), "ply": 2})
         assert parse_record(client.get(url("record", game)).content).moves == ["deal"]
 
     def test_a_finished_game_can_be_downloaded(self, client, game):
@@ -89,7 +99,7 @@ class TestImport:
         game = Game.objects.get()
         assert game.status == "stuck"
         assert "No moves left" in client.get(url("game", game)).content.decode()
-        client.post(url("undo", game), {"ply": game.ply})
+        client.post(url("undo", game), {"version": version_of(game), "ply": game.ply})
         game.refresh_from_db()
         assert game.status == "playing"
 

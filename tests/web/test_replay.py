@@ -103,7 +103,9 @@ class TestReplay:
 
     def test_a_guest_replays_their_own_game(self, client):
         game = start(client, "forty-thieves", 1)
-        client.post(reverse("games:move", args=[game.public_id]), {"move": "deal", "ply": 0})
+        client.post(
+            reverse("games:move", args=[game.public_id]), {"move": "deal", "ply": 0, "version": 0}
+        )
         game.refresh_from_db()
         response = client.get(at(game, 1))
         assert response.status_code == 200

@@ -15,7 +15,7 @@ from games.owners import Owner
 from games.rules import Move, Record
 
 from . import services_support as services
-from .conftest import HTMX, legal_move, start, stuck_record, url, won_record
+from .conftest import HTMX, legal_move, start, stuck_record, url, version_of, won_record
 
 STATS = reverse("games:statistics")
 
@@ -106,7 +106,11 @@ class TestDefinitions:
     def test_a_game_counts_once_its_first_move_is_made(self, client):
         game = start(client)
         assert stats.statistics(Owner(session_key=client.session.session_key)).overall.played == 0
-        client.post(url("move", game), {"move": legal_move(game), "ply": 0}, headers=HTMX)
+        client.post(
+            url("move", game),
+            {"move": legal_move(game), "version": version_of(game), "ply": 0},
+            headers=HTMX,
+        )
         assert stats.statistics(Owner(session_key=client.session.session_key)).overall.played == 1
 
     def test_win_rate_leaves_out_unfinished_games(self, client, player):
@@ -200,7 +204,11 @@ class TestFigures:
 
     def test_a_guest_sees_only_this_browsers_games(self, client, other_client):
         game = start(client)
-        client.post(url("move", game), {"move": legal_move(game), "ply": 0}, headers=HTMX)
+        client.post(
+            url("move", game),
+            {"move": legal_move(game), "version": version_of(game), "ply": 0},
+            headers=HTMX,
+        )
         assert figure(page(client), "played") == "1"
         assert figure(page(other_client), "played") == "0"
 
@@ -262,7 +270,11 @@ class TestQueries:
         again = services.start_game(player, "indian", 1)
         html = page(client, url("game", again))
         assert "Your best on this deal" in html and url("game", best) in html
-        response = client.post(url("move", again), {"move": "deal", "ply": 0}, headers=HTMX)
+        response = client.post(
+            url("move", again),
+            {"move": "deal", "version": version_of(again), "ply": 0},
+            headers=HTMX,
+        )
         assert b"Your best on this deal" not in response.content
 
     def test_a_deal_not_yet_won_says_how_often_it_was_played(self, client, player):

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games.models import Game
 
-from .conftest import HTMX, board, legal_move, log, post_move, start, url
+from .conftest import HTMX, board, legal_move, log, post_move, start, url, version_of
 from .test_accounts import log_in, make_user
 from .test_game_page import board_html
 
@@ -67,7 +67,7 @@ class TestStaleBoard:
         post_move(laptop, game, "t8-t4")
         game.refresh_from_db()
         seen = game.version  # the phone's board: t8-t4 played
-        post(laptop, "undo", game, ply=1)
+        post(laptop, "undo", game, ply=1, version=version_of(game))
         post_move(laptop, game, "deal")
         game.refresh_from_db()
         assert game.ply == 1 and game.version != seen
@@ -84,7 +84,7 @@ class TestStaleBoard:
     def test_every_action_with_a_ply_checks_the_version(self, devices, game, name):
         laptop, phone = devices
         post_move(laptop, game, "t8-t4")
-        post(laptop, "undo", game, ply=1)
+        post(laptop, "undo", game, ply=1, version=version_of(game))
         post_move(laptop, game, "t8-t4")
         game.refresh_from_db()
         before = (game.version, log(game))
@@ -106,8 +106,8 @@ class TestStaleBoard:
         laptop, _phone = devices
         changes = [
             lambda: post_move(laptop, game, "deal"),
-            lambda: post(laptop, "undo", game, ply=1),
-            lambda: post(laptop, "redo", game, ply=0),
+            lambda: post(laptop, "undo", game, ply=1, version=version_of(game)),
+            lambda: post(laptop, "redo", game, ply=0, version=version_of(game)),
             lambda: post(laptop, "restart", game, **board(game)),
             lambda: post(laptop, "give_up", game, **board(game)),
         ]
@@ -169,7 +169,7 @@ class TestPoll:
         post_move(laptop, game, "t8-t4")
         game.refresh_from_db()
         seen = game.version
-        post(laptop, "undo", game, ply=1)
+        post(laptop, "undo", game, ply=1, version=version_of(game))
         post_move(laptop, game, "deal")
         assert poll(phone, game, seen).status_code == 200
 

@@ -8,18 +8,29 @@ from games.models import Move as MoveRow
 from games.rules import Move
 
 from . import services_support as services
-from .conftest import HTMX, board, find_deal, legal_move, log, post_move, replayed, start, url
+from .conftest import (
+    HTMX,
+    board,
+    find_deal,
+    legal_move,
+    log,
+    post_move,
+    replayed,
+    start,
+    url,
+    version_of,
+)
 
 
 def undo(client, game, *, ply=None, htmx=True):
     game.refresh_from_db()
-    data = {"ply": game.ply if ply is None else ply}
+    data = {"ply": game.ply if ply is None else ply, "version": game.version}
     return client.post(url("undo", game), data, headers=HTMX if htmx else {})
 
 
 def redo(client, game, *, ply=None, htmx=True):
     game.refresh_from_db()
-    data = {"ply": game.ply if ply is None else ply}
+    data = {"ply": game.ply if ply is None else ply, "version": game.version}
     return client.post(url("redo", game), data, headers=HTMX if htmx else {})
 
 
@@ -82,7 +93,12 @@ class TestUndo:
 
     def test_someone_elses_game_is_404(self, client, other_client, game):
         post_move(client, game, "deal")
-        assert other_client.post(url("undo", game), {"ply": 1}).status_code == 404
+        assert (
+            other_client.post(
+                url("undo", game), {"version": version_of(game), "ply": 1}
+            ).status_code
+            == 404
+        )
         assert log(game) == ["deal"]
 
     def test_a_stuck_game_can_be_undone_back_into_play(self, client, game):
@@ -192,6 +208,21 @@ class TestRedo:
         assert 'id="redo" disabled' in client.get(url("game", game)).content.decode()
         undo(client, game)
         assert 'id="redo" disabled' not in client.get(url("game", game)).content.decode()
+
+    def test_the_buttons_come_again_in_a_moves_answer_when_what_is_possible_changes(
+        self, client, game
+    ):
+        """A move's answer carries undo, redo and restart only when one of them changed: after
+        redoing the last move undone, Redo is disabled again at once."""
+        post_move(client, game, "deal")
+        post_move(client, game, "deal")
+        undone = undo(client, game).content.decode()
+        assert 'id="redo">' in undone  # something to redo now
+        redone = redo(client, game).content.decode()
+        assert 'id="history-buttons" hx-swap-oob="true"' in redone
+        assert 'id="redo" disabled' in redone
+        again = post_move(client, game, "deal").content.decode()
+        assert "history-buttons" not in again  # nothing changed for them
 
 
 class TestRestart:

@@ -99,7 +99,7 @@ def _face(card: int) -> tuple[str, str, str, str, str, str, str]:
     suit = SUIT_MARKS[card & 3]
     red = (card & 3) in (1, 2)
     label = card_label(card)
-    corner = RANK_MARKS[card // 4] + suit
+    corner = str(RANK_MARKS[card // 4]) + suit
     return (
         card_name(card),
         label,

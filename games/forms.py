@@ -4,8 +4,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
+from .guide import GAME_NAMES
 from .models import MAX_PLY
-from .rules import MAX_DEAL, VARIANTS, RecordError, parse_record
+from .rules import MAX_DEAL, RecordError, parse_record
 
 #: Random deals are drawn from 1..RANDOM_DEALS: a billion deals, with short numbers to share.
 RANDOM_DEALS = 10**9 - 1
@@ -27,9 +28,7 @@ def parse_deal_number(text: str) -> int | None:
 
 
 class NewGameForm(forms.Form):
-    variant = forms.ChoiceField(
-        label=_("Game"), choices=[(v.id, v.name) for v in VARIANTS.values()]
-    )
+    variant = forms.ChoiceField(label=_("Game"), choices=list(GAME_NAMES.items()))
     deal = forms.CharField(
         label=_("Deal number"),
         required=False,

@@ -1,9 +1,30 @@
 """The games in words: a one-line description of each and its rules page, from RULES.md."""
 
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext_lazy
 
 from .rules import Build, Variant
+
+# Translators: the names of the ten games. Keep the English name where your language's players
+# know the game by it; the rules page says what the name means.
+GAME_NAMES = {
+    "forty-thieves": pgettext_lazy("game name", "Forty Thieves"),
+    "indian": pgettext_lazy("game name", "Indian"),
+    "limited": pgettext_lazy("game name", "Limited"),
+    "little-forty": pgettext_lazy("game name", "Little Forty"),
+    "lucas": pgettext_lazy("game name", "Lucas"),
+    "maria": pgettext_lazy("game name", "Maria"),
+    "number-ten": pgettext_lazy("game name", "Number Ten"),
+    "rank-and-file": pgettext_lazy("game name", "Rank and File"),
+    "streets": pgettext_lazy("game name", "Streets"),
+    "forty-devils": pgettext_lazy("game name", "Forty Devils"),
+}
+
+
+def game_name(variant: "Variant | str") -> str:
+    """A game's name in the active language (``variant``: the game or its id)."""
+    return str(GAME_NAMES[variant if isinstance(variant, str) else variant.id])
+
 
 SUMMARIES = {
     "forty-thieves": _("The classic: ten columns of four, build down in suit, one card at a time."),

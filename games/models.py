@@ -11,9 +11,10 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from .guide import GAME_NAMES
 from .owners import Owner
-from .rules import VARIANTS, Position, first_position, get_variant, position_from_text
 from .rules import Move as PlayedMove
+from .rules import Position, first_position, get_variant, position_from_text
 
 #: A deal number is stored as its digits: 10^20 - 1 does not fit a 64-bit integer column.
 DEAL_DIGITS = 20
@@ -65,9 +66,7 @@ class Game(models.Model):
     )
     #: A guest's session key; empty for a signed-in player's game.
     session_key = models.CharField(_("guest session"), max_length=40, blank=True, default="")
-    variant = models.CharField(
-        _("game"), max_length=20, choices=[(v.id, v.name) for v in VARIANTS.values()]
-    )
+    variant = models.CharField(_("game"), max_length=20, choices=list(GAME_NAMES.items()))
     deal = models.CharField(_("deal number"), max_length=DEAL_DIGITS)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PLAYING
@@ -260,9 +259,7 @@ class WinnableDeal(models.Model):
     """A deal proven winnable by a search after the committed list (games/rules/solver/winnable/):
     its moves replay to a win, checked before it was stored."""
 
-    variant = models.CharField(
-        _("game"), max_length=20, choices=[(v.id, v.name) for v in VARIANTS.values()]
-    )
+    variant = models.CharField(_("game"), max_length=20, choices=list(GAME_NAMES.items()))
     deal = models.CharField(_("deal number"), max_length=DEAL_DIGITS)
     moves = models.JSONField(_("moves"))
     found_at = models.DateTimeField(_("found"), default=timezone.now)

@@ -4,7 +4,7 @@ back, the answers of the services (refusals, stale boards), in the player's lang
 import re
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from .models import MAX_PLY
 from .rules import DEAL, REDEAL, Move, Position, parse_card
@@ -33,7 +33,17 @@ SUIT_NAMES = (
     gettext_lazy("Spades"),
 )
 #: What a card shows in its corner: rank and suit symbol.
-RANK_MARKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+RANK_MARKS = (
+    # Translators: the letter in a card's corner for an Ace (French A, Dutch A, Polish A).
+    pgettext_lazy("card corner", "A"),
+    *["2", "3", "4", "5", "6", "7", "8", "9", "10"],
+    # Translators: the letter in a card's corner for a Jack (French V, Dutch B, Polish W).
+    pgettext_lazy("card corner", "J"),
+    # Translators: the letter in a card's corner for a Queen (French D, Dutch V, Polish D).
+    pgettext_lazy("card corner", "Q"),
+    # Translators: the letter in a card's corner for a King (French R, Dutch H, Polish K).
+    pgettext_lazy("card corner", "K"),
+)
 SUIT_MARKS = ("♣", "♦", "♥", "♠")
 
 

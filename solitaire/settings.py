@@ -184,7 +184,14 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English")]
+#: The site's languages, each named in itself (as the language switcher shows them).
+LANGUAGES = [
+    ("en", "English"),
+    ("fr", "Français"),
+    ("nl", "Nederlands"),
+    ("pl", "Polski"),
+    ("vi", "Tiếng Việt"),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET
 
 from .. import charts, selectors
 from ..board import build_board
+from ..guide import game_name
 from ..rules import VARIANTS, Move
 from ..rules.played import play as play_one
 from ..words import played_words
@@ -56,7 +57,7 @@ def statistics(request: HttpRequest, variant: str = "") -> HttpResponse:
             shown.weeks = [
                 selectors.Week(start) for start in selectors.week_starts(timezone.localdate())
             ]
-        name = VARIANTS[variant].name
+        name = game_name(variant)
         bars_title = _("%(name)s: games and wins per week") % {"name": name}
         line_title = _("%(name)s: win rate over time") % {"name": name}
     else:

@@ -25,11 +25,8 @@ register_converter(GameIdConverter, "game")
 
 app_name = "games"
 urlpatterns = [
-    path("", pages.home, name="home"),
     path("healthz/", pages.health, name="health"),
-    path("rules/<slug:variant>/", pages.rules, name="rules"),
     path("new/", pages.new_game, name="new"),
-    path("play/<slug:variant>/<str:deal>/", pages.play_deal, name="play_deal"),
     path("import/", records.import_record, name="import"),
     path("my/", history.my_games, name="my_games"),
     path("my/records.json", records.my_records, name="my_records"),

@@ -55,6 +55,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "solitaire.accounts.preferences.PreferencesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -149,7 +150,7 @@ CLIENT_IP_HEADER = os.environ.get("DJANGO_CLIENT_IP_HEADER", "")
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:my_games"
-LOGOUT_REDIRECT_URL = "games:home"
+LOGOUT_REDIRECT_URL = "pages:home"
 
 # Email (password reset links) goes to the SMTP server EMAIL_HOST names; with debug on and no
 # EMAIL_HOST, to the console; with debug off, to the local mail server (localhost:25) unless

@@ -157,7 +157,7 @@ def render_game(
         "message": message,
         "level": level,
         "share_url": request.build_absolute_uri(
-            reverse("games:play_deal", args=[game.variant, game.deal])
+            reverse("pages:play_deal", args=[game.variant, game.deal])
         ),
         "slots": max(variant.columns, 11 if variant.stock_deal > 1 else 10),
     }

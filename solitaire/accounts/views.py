@@ -1,5 +1,5 @@
 """The account pages: sign up, log in and out, the account page (email), change the password,
-reset a forgotten one by email, delete the account.
+reset a forgotten one by email, delete the account; and the player's language and time zone.
 
 Django's auth views do the work where they fit. Around them: the throttle (a refused password
 check is a 429 with Retry-After, any other bad form a 400), and the guest's games, which become
@@ -13,17 +13,20 @@ from django.contrib import auth, messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.shortcuts import redirect, render, resolve_url
 from django.urls import reverse_lazy
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.debug import sensitive_post_parameters
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language
 
 from games.services.players import adopt_guest_games, delete_player
 
+from . import preferences
 from .forms import (
     DeleteAccountForm,
     EmailForm,
@@ -42,6 +45,7 @@ def log_in(request: HttpRequest, user) -> None:
     """
     guest_key = request.session.session_key or ""
     auth.login(request, user)
+    preferences.restore(request, user)
     adopted = adopt_guest_games(guest_key, user)
     if adopted:
         messages.success(
@@ -156,7 +160,7 @@ def delete_account(request: HttpRequest) -> HttpResponse:
     delete_player(user)
     auth.logout(request)
     messages.success(request, _("Your account and all its games are deleted."))
-    return redirect("games:home")
+    return redirect("pages:home")
 
 
 # -- passwords ------------------------------------------------------------------------------
@@ -210,3 +214,34 @@ def _next_url(request: HttpRequest) -> str:
         url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     )
     return url if safe else ""
+
+
+# -- language and time zone -----------------------------------------------------------------
+
+
+@require_POST
+def choose_language(request: HttpRequest) -> HttpResponse:
+    """The language switcher (a form on every page, JavaScript or not): Django's
+    ``set_language`` (the cookie, and back to the page in the chosen language), and the choice
+    kept in the session and on the account."""
+    # Django translates the page to return to by resolving it in the active language: a public
+    # page's own (its prefix), whatever the request's cookie says.
+    back = request.POST.get("next", "")
+    with translation.override(translation.get_language_from_path(back) or get_language()):
+        response = set_language(request)
+    language = request.POST.get("language", "")
+    if language in dict(settings.LANGUAGES):
+        preferences.remember(request, language=language)
+    return response
+
+
+@require_POST
+def choose_time_zone(request: HttpRequest) -> HttpResponse:
+    """The browser's time zone (static/js/zone.js posts it when it differs from the page's):
+    dates, "this week" and the weekly charts follow it. 204, or 400 for a name that is not a
+    time zone."""
+    zone = request.POST.get("time_zone", "")
+    if zone not in preferences.TIME_ZONES:
+        return HttpResponseBadRequest(_("That is not a time zone."), content_type="text/plain")
+    preferences.remember(request, time_zone=zone)
+    return HttpResponse(status=204)

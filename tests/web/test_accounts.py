@@ -128,8 +128,8 @@ class TestSignUp:
 
     def test_next_is_followed_on_this_site_only(self, client):
         data = {"username": "bob", "password1": PASSWORD, "password2": PASSWORD}
-        response = client.post(SIGNUP + "?next=/rules/indian/", data)
-        assert response["Location"] == "/rules/indian/"
+        response = client.post(SIGNUP + "?next=/en/rules/indian/", data)
+        assert response["Location"] == "/en/rules/indian/"
         other = Client()
         data["username"] = "carol"
         response = other.post(SIGNUP + "?next=https://evil.example/", data)
@@ -188,10 +188,10 @@ class TestLogIn:
     def test_the_header_offers_log_in_and_sign_up_then_the_account_and_log_out(
         self, client, alice_client
     ):
-        html = client.get("/").content.decode()
+        html = client.get("/en/").content.decode()
         assert f'href="{LOGIN}"' in html and f'href="{SIGNUP}"' in html
         assert f'action="{LOGOUT}"' not in html
-        html = alice_client.get("/").content.decode()
+        html = alice_client.get("/en/").content.decode()
         assert f'href="{LOGIN}"' not in html
         assert f'action="{LOGOUT}"' in html and f'href="{ACCOUNT}"' in html and "alice" in html
         assert f'href="{MY_GAMES}"' in html
@@ -201,10 +201,10 @@ class TestLogOut:
     def test_logging_out_takes_a_post_and_leaves_a_guest(self, alice_client):
         game = start(alice_client)
         response = alice_client.post(LOGOUT)
-        assert response.status_code == 302 and response["Location"] == "/"
+        assert response.status_code == 302 and response["Location"] == "/en/"
         assert logged_in_as(alice_client) is None
         assert alice_client.get(url("game", game)).status_code == 404
-        assert "You are logged out." in alice_client.get("/").content.decode()
+        assert "You are logged out." in alice_client.get("/en/").content.decode()
 
     def test_a_get_does_not_log_out(self, alice_client):
         assert alice_client.get(LOGOUT).status_code == 405
@@ -352,13 +352,13 @@ class TestDeleteAccount:
         log_in(bob_client, "bob")
         bobs = start(bob_client)
         response = alice_client.post(DELETE, {"password": PASSWORD})
-        assert response.status_code == 302 and response["Location"] == "/"
+        assert response.status_code == 302 and response["Location"] == "/en/"
         assert not User.objects.filter(username="alice").exists()
         assert list(Game.objects.all()) == [bobs]
         assert not Move.objects.exclude(game=bobs).exists()
         assert logged_in_as(alice_client) is None
         assert "Your account and all its games are deleted." in (
-            alice_client.get("/").content.decode()
+            alice_client.get("/en/").content.decode()
         )
         assert log_in(Client()).status_code == 400
 

@@ -35,7 +35,7 @@ from django.db.models import Q
 from django.test import Client
 from django.test.client import BOUNDARY, MULTIPART_CONTENT
 from django.urls import URLPattern, URLResolver, get_resolver, path
-from django.urls.resolvers import RoutePattern
+from django.urls.resolvers import LocalePrefixPattern, RoutePattern
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from hypothesis import HealthCheck, Phase, given, settings
@@ -240,6 +240,10 @@ def site_urls() -> list[tuple[str, str]]:
 
     def walk(patterns, prefix: str) -> None:
         for p in patterns:
+            if isinstance(p.pattern, LocalePrefixPattern):
+                # The public pages, under the language prefix (the default language's here).
+                walk(p.url_patterns, prefix + p.pattern.language_prefix)
+                continue
             if not isinstance(p.pattern, RoutePattern):
                 raise AssertionError(f"teach the fuzzer regex URL patterns: {p.pattern}")
             if isinstance(p, URLResolver):
@@ -697,7 +701,7 @@ def test_csrf_is_enforced_with_a_403(victims, quiet):
     no_cookie.cookies = player.cookies
     with_cookie = Client(enforce_csrf_checks=True, raise_request_exception=False)
     with_cookie.force_login(user)
-    assert with_cookie.get("/").status_code == 200 and "csrftoken" in with_cookie.cookies
+    assert with_cookie.get("/en/").status_code == 200 and "csrftoken" in with_cookie.cookies
     game.refresh_from_db()
     values = {"public_id": game.public_id, "variant": "lucas", "deal": "5", "ply": "1"}
     values |= {"uidb64": urlsafe_base64_encode(force_bytes(user.pk)), "token": "set-password"}
@@ -740,10 +744,10 @@ def test_a_body_over_the_size_limit_is_a_400(db, path, quiet):
 def test_a_deal_number_with_thousands_of_leading_zeros_is_deal_1_not_a_500(db, quiet):
     """Found by the fuzzer: int() refuses more than 4300 digits, leading zeros included."""
     client = Client(raise_request_exception=False)
-    response = client.get("/play/forty-thieves/" + "0" * 4300 + "1/")
+    response = client.get("/en/play/forty-thieves/" + "0" * 4300 + "1/")
     assert response.status_code == 302
     assert client.get(response["Location"]).context["game"].deal == "1"
-    assert client.get("/play/forty-thieves/" + "9" * 4301 + "/").status_code == 400
+    assert client.get("/en/play/forty-thieves/" + "9" * 4301 + "/").status_code == 400
 
 
 def broken(request):

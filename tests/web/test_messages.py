@@ -2,18 +2,18 @@
 
 
 def test_a_deal_number_too_long_is_quoted_whole_or_visibly_cut(client):
-    response = client.get("/play/forty-thieves/100000000000000000000/")
+    response = client.get("/en/play/forty-thieves/100000000000000000000/")
     assert response.status_code == 400
     html = response.content.decode()
     assert "100000000000000000000" in html
-    response = client.get("/play/forty-thieves/" + "9" * 40 + "/")
+    response = client.get("/en/play/forty-thieves/" + "9" * 40 + "/")
     assert response.status_code == 400
     assert "9" * 23 + "\u2026" in response.content.decode()
 
 
 def test_an_unknown_page_is_a_plain_404_page_of_our_own(client, settings):
     settings.DEBUG = False
-    response = client.get("/rules/no-such-game/")
+    response = client.get("/en/rules/no-such-game/")
     assert response.status_code == 404
     html = response.content.decode()
     assert "Not found" in html and "All the games" in html

@@ -233,7 +233,7 @@ class TestMove:
         Session.objects.filter(pk=key).update(expire_date=timezone.now() - timedelta(seconds=1))
         caches[settings.SESSION_CACHE_ALIAS].delete(KEY_PREFIX + key)
         for response in (
-            client.get(reverse("games:play_deal", args=["maria", "7"])),
+            client.get(reverse("pages:play_deal", args=["maria", "7"])),
             client.post(reverse("games:new"), {"variant": "lucas", "deal": "3"}),
         ):
             assert response.status_code == 302
@@ -273,7 +273,7 @@ class TestMove:
 
     def test_without_the_csrf_token_a_post_is_refused(self, db):
         strict = Client(enforce_csrf_checks=True)
-        html = strict.get(reverse("games:home")).content.decode()
+        html = strict.get(reverse("pages:home")).content.decode()
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
         response = strict.post(
             reverse("games:new"), {"variant": "maria", "csrfmiddlewaretoken": token}

@@ -93,7 +93,7 @@ class TestMyGames:
     def test_the_home_page_lists_the_same_games_in_progress(self, client):
         game = start(client, "indian", 12)
         play_some(client, game, 1)
-        html = client.get("/").content.decode()
+        html = client.get("/en/").content.decode()
         assert url("game", game) in html and "Resume Indian, deal 12" in html
         assert f"{game.ply} move" in html
         assert f'href="{MY_GAMES}"' in html

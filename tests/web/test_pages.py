@@ -14,17 +14,17 @@ from .conftest import board, post_move, start, url
 
 class TestHome:
     def test_lists_the_ten_games_with_rules_and_new_game_buttons(self, client):
-        response = client.get(reverse("games:home"))
+        response = client.get(reverse("pages:home"))
         assert response.status_code == 200
         html = response.content.decode()
         for variant in VARIANTS.values():
             assert variant.name in html
-            assert reverse("games:rules", args=[variant.id]) in html
+            assert reverse("pages:rules", args=[variant.id]) in html
             assert f'name="variant" value="{variant.id}"' in html
         assert html.count(f'action="{reverse("games:new")}"') == len(VARIANTS) + 1
 
     def test_has_a_field_for_a_deal_number_and_a_link_to_import(self, client):
-        html = client.get(reverse("games:home")).content.decode()
+        html = client.get(reverse("pages:home")).content.decode()
         assert 'name="deal"' in html
         assert reverse("games:import") in html
 
@@ -32,7 +32,7 @@ class TestHome:
         first = start(client, "maria", 11)
         second = start(client, "lucas", 22)
         post_move(client, first, "deal")
-        html = client.get(reverse("games:home")).content.decode()
+        html = client.get(reverse("pages:home")).content.decode()
         assert html.index(url("game", first)) < html.index(url("game", second))
 
     def test_leaves_out_finished_games_and_other_players_games(self, client, other_client):
@@ -40,13 +40,13 @@ class TestHome:
         finished = start(client, "streets", 5)
         client.post(url("give_up", finished), board(finished))
         theirs = start(other_client, "indian", 9)
-        html = client.get(reverse("games:home")).content.decode()
+        html = client.get(reverse("pages:home")).content.decode()
         assert url("game", mine) in html
         assert url("game", finished) not in html
         assert url("game", theirs) not in html
 
     def test_a_new_visitor_has_no_games_listed(self, client):
-        response = client.get(reverse("games:home"))
+        response = client.get(reverse("pages:home"))
         assert "Your games in progress" not in response.content.decode()
         assert not Game.objects.exists()
 
@@ -54,26 +54,26 @@ class TestHome:
 class TestRulesPage:
     @pytest.mark.parametrize("variant", list(VARIANTS))
     def test_every_game_has_a_rules_page(self, client, variant):
-        response = client.get(reverse("games:rules", args=[variant]))
+        response = client.get(reverse("pages:rules", args=[variant]))
         assert response.status_code == 200
         assert VARIANTS[variant].name in response.content.decode()
 
     @pytest.mark.parametrize("variant", ["forty-thieves", "little-forty", "lucas"])
     def test_says_where_the_game_departs_from_pysolfc(self, client, variant):
-        html = client.get(reverse("games:rules", args=[variant])).content.decode()
+        html = client.get(reverse("pages:rules", args=[variant])).content.decode()
         assert "Compared with PySolFC" in html
 
     def test_forty_devils_explains_the_split_foundations(self, client):
-        html = client.get(reverse("games:rules", args=["forty-devils"])).content.decode()
+        html = client.get(reverse("pages:rules", args=["forty-devils"])).content.decode()
         assert "left foundations" in html.lower()
         assert "King down to Ace" in html
 
     def test_little_forty_explains_the_redeals(self, client):
-        html = client.get(reverse("games:rules", args=["little-forty"])).content.decode()
+        html = client.get(reverse("pages:rules", args=["little-forty"])).content.decode()
         assert "Three redeals" in html
 
     def test_an_unknown_game_is_404(self, client):
-        assert client.get("/rules/solitaire-deluxe/").status_code == 404
+        assert client.get("/en/rules/solitaire-deluxe/").status_code == 404
 
 
 class TestNewGame:
@@ -133,44 +133,44 @@ class TestNewGame:
 
 class TestPlayDeal:
     def test_the_link_starts_a_game_of_that_deal(self, client):
-        response = client.get(reverse("games:play_deal", args=["streets", "777"]))
+        response = client.get(reverse("pages:play_deal", args=["streets", "777"]))
         game = Game.objects.get()
         assert response.status_code == 302
         assert response["Location"] == url("game", game)
         assert (game.variant, game.deal) == ("streets", "777")
 
     def test_following_it_again_resumes_the_untouched_game(self, client):
-        link = reverse("games:play_deal", args=["streets", "777"])
+        link = reverse("pages:play_deal", args=["streets", "777"])
         client.get(link)
         client.get(link)
         assert Game.objects.count() == 1
 
     def test_once_played_the_link_starts_a_fresh_game(self, client):
-        link = reverse("games:play_deal", args=["streets", "777"])
+        link = reverse("pages:play_deal", args=["streets", "777"])
         client.get(link)
         post_move(client, Game.objects.get(), "deal")
         client.get(link)
         assert Game.objects.count() == 2
 
     def test_each_player_gets_their_own_game(self, client, other_client):
-        link = reverse("games:play_deal", args=["streets", "777"])
+        link = reverse("pages:play_deal", args=["streets", "777"])
         client.get(link)
         other_client.get(link)
         assert Game.objects.count() == 2
 
     @pytest.mark.parametrize("deal", ["0", "x", str(MAX_DEAL + 1), "12a", "9" * 25])
     def test_a_bad_deal_number_is_400(self, client, deal):
-        response = client.get(reverse("games:play_deal", args=["maria", deal]))
+        response = client.get(reverse("pages:play_deal", args=["maria", deal]))
         assert response.status_code == 400
         assert "is not a deal number" in response.content.decode()
         assert not Game.objects.exists()
 
     def test_an_unknown_game_is_404(self, client):
-        assert client.get("/play/hearts/12/").status_code == 404
+        assert client.get("/en/play/hearts/12/").status_code == 404
 
     def test_the_game_page_shows_the_link(self, client, game):
         html = client.get(url("game", game)).content.decode()
         link = re.search(r'id="share-url" type="text" readonly value="([^"]+)"', html).group(1)
         assert link == "http://testserver" + reverse(
-            "games:play_deal", args=[game.variant, game.deal]
+            "pages:play_deal", args=[game.variant, game.deal]
         )

@@ -170,4 +170,4 @@ class TestImport:
         assert response.status_code == 400
 
     def test_a_link_on_the_home_page_leads_here(self, client):
-        assert reverse("games:import") in client.get("/").content.decode()
+        assert reverse("games:import") in client.get("/en/").content.decode()

@@ -7,7 +7,7 @@ from games.rules import VARIANTS
 
 
 def rules_page(client, game: str) -> str:
-    response = client.get(reverse("games:rules", args=[game]))
+    response = client.get(reverse("pages:rules", args=[game]))
     assert response.status_code == 200
     return response.content.decode()
 

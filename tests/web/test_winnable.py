@@ -127,7 +127,7 @@ class TestOnlyWinnableDeals:
         assert game.deal_number == 77
 
     def test_the_pages_offer_the_option(self, client):
-        home = client.get(reverse("games:home")).text
+        home = client.get(reverse("pages:home")).text
         assert "Only deals that can be won" in home
         assert home.count('name="winnable" value="on"') == len(VARIANTS)
         game = start(client)

@@ -1,0 +1,14 @@
+"""The public pages' URLs, under a language prefix (solitaire/urls.py: ``/fr/rules/maria/``), so
+that a shared link opens in its language: the home page, the rules of each game and the link
+that deals a numbered deal."""
+
+from django.urls import path
+
+from .web import pages
+
+app_name = "pages"
+urlpatterns = [
+    path("", pages.home, name="home"),
+    path("rules/<slug:variant>/", pages.rules, name="rules"),
+    path("play/<slug:variant>/<str:deal>/", pages.play_deal, name="play_deal"),
+]

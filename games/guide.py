@@ -78,7 +78,7 @@ DETAILS = {
     "maria": [
         _(
             "Nine columns of four. Build down in alternate colours (some translations say "
-            "\u201cdifferent suit\u201d; every implementation and the other translations say "
+            "“different suit”; every implementation and the other translations say "
             "colour)."
         ),
     ],
@@ -120,7 +120,7 @@ PYSOLFC = {
         "empty columns by itself; the rules documents say otherwise, and this site follows them."
     ),
     "lucas": _(
-        "PySolFC's \u201cLucas\u201d is a different game: thirteen columns of four, no Aces "
+        "PySolFC's “Lucas” is a different game: thirteen columns of four, no Aces "
         "out, and runs move."
     ),
 }

@@ -132,10 +132,11 @@ def _pile(view: PileView, game_url: str, oob: bool) -> str:
         out.extend([_card(c, url) for c in cards] if cards else [EMPTY])
     if view.drop:
         legal = " legal" if view.drop_legal else ""
+        put_here = _("Put here")
         out.append(
             f'<button type="submit" name="move" value="{escape(view.drop)}" '
             f'class="drop{legal}" aria-label="{escape(view.drop_label)}">'
-            f"{escape(_('Put here'))}</button>"
+            f"{escape(put_here)}</button>"
         )
     out.append("</div>")
     return "".join(out)

@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run serve test test-fast bench bench-solver loadtest lint venv clean
+.PHONY: run serve test test-fast messages compilemessages bench bench-solver loadtest lint venv clean
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 13) else "Python 3.13 or newer is needed: with pyenv, run make from the project root (.python-version says 3.13), or set PYTHON=python3.13")'
@@ -19,7 +19,7 @@ $(STAMP): $(PY) pyproject.toml
 
 venv: $(STAMP)
 
-run: $(STAMP)
+run: $(STAMP) compilemessages
 	$(PY) manage.py migrate --noinput
 	PY=$(PY) HOST=$(HOST) bin/run-dev
 
@@ -30,14 +30,26 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-test: lint
+test: lint compilemessages
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest
 
 # The suite without the slow tests (fuzzing, exhaustive solver agreement, real servers) and
 # without the browser: about half a minute.
-test-fast: $(STAMP)
+test-fast: $(STAMP) compilemessages
 	$(PY) -m pytest -m "not slow and not e2e"
+
+# The translation catalogues (locale/<language>/LC_MESSAGES/django.po): `make messages` brings
+# them up to date with the strings marked in the code and templates (then translate what is new);
+# the site reads them compiled (django.mo), which every command above makes first.
+LANGUAGES_TRANSLATED := fr nl pl vi
+messages: $(STAMP)
+	$(PY) manage.py makemessages $(addprefix -l ,$(LANGUAGES_TRANSLATED)) --add-location=file \
+		--ignore=.venv --ignore=tests --ignore=docs --ignore=staticfiles --ignore=test-artifacts
+
+compilemessages: $(STAMP)
+	@command -v msgfmt >/dev/null || { echo "msgfmt is needed (Debian: apt-get install gettext)"; exit 1; }
+	$(PY) manage.py compilemessages --ignore=.venv
 
 bench: $(STAMP)
 	$(PY) tests/bench/engine.py

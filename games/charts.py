@@ -8,6 +8,7 @@ from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .selectors import Week
 
@@ -91,13 +92,21 @@ def games_and_wins(weeks: list[Week], title: str) -> SafeString:
                 (
                     "games",
                     week.games,
-                    _("Week of %(week)s: %(count)s games")
+                    ngettext(
+                        "Week of %(week)s: %(count)s game",
+                        "Week of %(week)s: %(count)s games",
+                        week.games,
+                    )
                     % {"week": _week_label(week), "count": week.games},
                 ),
                 (
                     "wins",
                     week.wins,
-                    _("Week of %(week)s: %(count)s wins")
+                    ngettext(
+                        "Week of %(week)s: %(count)s win",
+                        "Week of %(week)s: %(count)s wins",
+                        week.wins,
+                    )
                     % {"week": _week_label(week), "count": week.wins},
                 ),
             )

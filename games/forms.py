@@ -7,6 +7,7 @@ from django.utils.translation import ngettext_lazy
 from .guide import GAME_NAMES
 from .models import MAX_PLY
 from .rules import MAX_DEAL, RecordError, parse_record
+from .words import record_error_words
 
 #: Random deals are drawn from 1..RANDOM_DEALS: a billion deals, with short numbers to share.
 RANDOM_DEALS = 10**9 - 1
@@ -76,7 +77,8 @@ class RecordForm(forms.Form):
             data["record"] = parse_record(content)
         except RecordError as e:
             raise forms.ValidationError(
-                _("This record cannot be read: %(reason)s."), params={"reason": e}
+                _("This record cannot be read: %(reason)s."),
+                params={"reason": record_error_words(e)},
             ) from None
         if len(data["record"].moves) > MAX_PLY:
             raise forms.ValidationError(

@@ -1,13 +1,11 @@
 """The one place that turns engine facts into words: cards, piles, moves played or taken
 back, the answers of the services (refusals, stale boards), in the player's language."""
 
-import re
-
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from .models import MAX_PLY
-from .rules import DEAL, REDEAL, Move, Position, parse_card
+from .rules import DEAL, REDEAL, Build, Move, Position, Reason, RecordError
 from .rules.played import Played, preview
 from .services import assist, play
 
@@ -55,15 +53,6 @@ def card_label(card: int) -> str:
     }
 
 
-_CARD_CODE = re.compile(r"\b([A2-9TJQK][CDHS])\b")
-
-
-def spell_cards(text: str) -> str:
-    """``text`` with every card code spelled out: "7D does not go on 9S" reads
-    "Seven of Diamonds does not go on Nine of Spades"."""
-    return _CARD_CODE.sub(lambda m: card_label(parse_card(m.group(1))), text)
-
-
 def pile_label(pile: str) -> str:
     """A pile in words, from its notation: "column 3", "foundation 2", "the waste"."""
     if pile == "s":
@@ -73,6 +62,165 @@ def pile_label(pile: str) -> str:
     if pile.startswith("f"):
         return _("foundation %(number)s") % {"number": pile[1:]}
     return _("column %(number)s") % {"number": pile[1:]}
+
+
+def reason_words(reason: Reason) -> str:
+    """Why the rules refuse a move (games/rules/reasons.py), as a clause that follows "That
+    move is not allowed:": "Seven of Diamonds does not go on Nine of Spades: build down by one
+    rank in the same suit"."""
+    code, params = reason.code, reason.params
+    words = {
+        key: card_label(value) if key in ("card", "on", "next") else value
+        for key, value in params.items()
+    }
+    if "pile" in params:
+        words["pile"] = pile_label(params["pile"])
+    if "suit" in params:
+        words["suit"] = SUIT_NAMES[params["suit"]]
+    match code:
+        case "game-won":
+            return _("the game is already won")
+        case "stock-empty":
+            return _("the stock is empty")
+        case "no-redeal-in-this-game":
+            return _("this game has no redeal")
+        case "stock-not-empty":
+            return _("the stock is not empty yet")
+        case "waste-empty":
+            return _("the waste is empty")
+        case "no-redeals-left":
+            return _("no redeals are left")
+        case "no-such-column":
+            # Translators: %(pile)s is a column in words: "column 11".
+            return _("there is no %(pile)s in this game") % words
+        case "not-a-move-of-this-game":
+            return _("that is not a move of this game")
+        case "same-pile":
+            return _("a card cannot move onto its own pile")
+        case "waste-top-only":
+            return _("only the waste's top card can move")
+        case "column-empty":
+            # Translators: %(pile)s is a column in words: "column 3".
+            return pgettext("column", "%(pile)s is empty") % words
+        case "too-few-face-up":
+            return (
+                ngettext(
+                    "%(pile)s has only %(count)d face-up card",
+                    "%(pile)s has only %(count)d face-up cards",
+                    params["count"],
+                )
+                % words
+            )
+        case "one-card-at-a-time":
+            return _("only one card moves at a time in this game")
+        case "not-a-sequence":
+            return (
+                ngettext(
+                    "the top %(count)d card of %(pile)s is not a sequence",
+                    "the top %(count)d cards of %(pile)s are not a sequence",
+                    params["count"],
+                )
+                % words
+            )
+        case "foundation-cards-stay":
+            return _("cards never leave a foundation")
+        case "right-foundation-cards-stay":
+            return _("cards on a right foundation never move again")
+        case "foundation-card-to-column-only":
+            return _("a foundation's card may only go back to a column")
+        case "foundation-empty":
+            # Translators: %(pile)s is a foundation in words: "foundation 2".
+            return pgettext("foundation", "%(pile)s is empty") % words
+        case "foundation-gives-one-card":
+            return _("a foundation gives back one card at a time")
+        case "empty-column-takes-one-card":
+            return _("an empty column takes a single card only")
+        case "does-not-fit":
+            return _BUILD_WORDS[params["build"]] % words
+        case "right-foundation-takes-whole-suit":
+            return _("a right foundation takes only a complete King-to-Ace sequence from a column")
+        case "right-foundation-filled":
+            # Translators: %(pile)s is a right foundation in words: "foundation 5".
+            return _("%(pile)s is already filled") % words
+        case "right-foundation-suit-taken":
+            # Translators: %(suit)s is a suit's name: Clubs, Diamonds, Hearts or Spades.
+            return _("another right foundation already holds the %(suit)s") % words
+        case "foundation-takes-one-card":
+            return _("a foundation takes one card at a time")
+        case "foundation-wants-ace":
+            return _("an empty foundation takes an Ace, not %(card)s") % words
+        case "left-foundation-suit-taken":
+            # Translators: %(suit)s is a suit's name: Clubs, Diamonds, Hearts or Spades.
+            return _("another left foundation already holds the %(suit)s") % words
+        case "foundation-complete":
+            # Translators: %(pile)s is a foundation in words: "foundation 2".
+            return _("%(pile)s is complete") % words
+        case "foundation-wants-next":
+            # Translators: %(pile)s is a foundation in words: "foundation 2".
+            return _("%(pile)s takes %(next)s next, not %(card)s") % words
+    return _("the rules do not allow it")
+
+
+#: The sentence of a card that does not fit, one for each way of building.
+_BUILD_WORDS = {
+    Build.SAME_SUIT: gettext_lazy(
+        "%(card)s does not go on %(on)s: build down by one rank in the same suit"
+    ),
+    Build.ALTERNATE_COLOUR: gettext_lazy(
+        "%(card)s does not go on %(on)s: build down by one rank in alternate colours"
+    ),
+    Build.DIFFERENT_SUIT: gettext_lazy(
+        "%(card)s does not go on %(on)s: build down by one rank in any other suit"
+    ),
+}
+
+
+def record_error_words(error: RecordError) -> str:
+    """Why a record cannot be read or played, as a clause that follows "This record cannot be
+    played:"."""
+    reason = error.reason
+    words = dict(reason.params)
+    match reason.code:
+        case "record-not-utf8":
+            return _("the record is not UTF-8 text")
+        case "record-not-json":
+            if "line" in words:
+                # Translators: where in the record's text reading stopped: a line, and a
+                # character on it.
+                return (
+                    _("the record is not valid JSON (line %(line)d, character %(column)d)") % words
+                )
+            return _("the record is not valid JSON")
+        case "record-not-object":
+            return _("the record must be a JSON object")
+        case "record-no-version":
+            return _('the record has no "version"')
+        case "record-bad-version":
+            # Translators: %(value)s is the record's version as written, %(supported)d the one
+            # this site reads.
+            return _("unsupported record version %(value)s (this site reads %(supported)d)") % words
+        case "record-unknown-game":
+            # Translators: %(value)s is the game's id as the record writes it: "spider".
+            return _("unknown game %(value)s") % words
+        case "record-bad-deal":
+            return (
+                _("bad deal number %(value)s: a whole number from %(lowest)d to %(highest)d")
+                % words
+            )
+        case "record-moves-not-list":
+            return _('the record\'s "moves" must be a list of moves')
+        case "record-move-not-string":
+            # Translators: %(value)s is what the record has in place of a move: 5, null.
+            return _("move %(number)d is %(value)s: a move must be a string") % words
+        case "record-move-not-notation":
+            # Translators: %(move)s is the move's text as the record writes it.
+            return _("move %(number)d, “%(move)s”: not a move in the notation") % words
+        case "record-move-illegal":
+            words["reason"] = reason_words(reason.params["reason"])
+            # Translators: %(move)s is the move's text ("t1-f1"), %(reason)s why the rules
+            # refuse it.
+            return _("move %(number)d, “%(move)s”: %(reason)s") % words
+    return _("the record cannot be read")
 
 
 def played_words(played: Played) -> str:
@@ -142,7 +290,7 @@ def outcome_words(outcome: play.Outcome) -> str:
 def error_words(error: play.GameError) -> str:
     """Why an action was refused, or (a stale board) what the player now sees."""
     if isinstance(error, play.Refused):
-        return _("That move is not allowed: %(reason)s.") % {"reason": spell_cards(error.reason)}
+        return _("That move is not allowed: %(reason)s.") % {"reason": reason_words(error.reason)}
     if isinstance(error, play.NotOnAFoundation):
         if error.card is None:
             reason = _("there is no such card to send to a foundation")

@@ -74,15 +74,15 @@ def test_replay_reads_a_file(tmp_path):
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        (b"not json", "not valid JSON"),
-        (b"\xff\xfe", "not UTF-8"),
+        (b"not json", "record-not-json line=1 column=1"),
+        (b"\xff\xfe", "record-not-utf8"),
         (
             json.dumps({"version": 1, "variant": "x", "deal": 1, "moves": []}).encode(),
-            'unknown game "x"',
+            'record-unknown-game value="x"',
         ),
         (
             json.dumps({"version": 1, "variant": "indian", "deal": 0, "moves": []}).encode(),
-            "bad deal number 0",
+            "record-bad-deal value=0 lowest=1 ",
         ),
         (
             json.dumps(
@@ -93,13 +93,13 @@ def test_replay_reads_a_file(tmp_path):
                     "moves": ["t8-t4", "deal", "t3-t1"],
                 }
             ).encode(),
-            'move 3 "t3-t1": ',
+            'record-move-illegal number=3 move="t3-t1" reason=(does-not-fit card=',
         ),
         (
             json.dumps(
                 {"version": 1, "variant": "forty-thieves", "deal": 1, "moves": ["deal", "t8-t4 "]}
             ).encode(),
-            'move 2 "t8-t4 ": not a move',
+            'record-move-not-notation number=2 move="t8-t4 "',
         ),
     ],
 )

@@ -5,6 +5,7 @@ from .deal import MAX_DEAL, MIN_DEAL, first_position, is_deal_number
 from .moves import DEAL, REDEAL, Move, MoveSyntaxError
 from .notation import Record, RecordError, parse_record, position_from_text, replay
 from .position import PLAYING, STUCK, WON, IllegalMove, Position
+from .reasons import Reason
 from .variants import VARIANTS, Build, Variant, get_variant
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "Move",
     "MoveSyntaxError",
     "Position",
+    "Reason",
     "Record",
     "RecordError",
     "Variant",

@@ -1,8 +1,8 @@
 """Position text and game records, as NOTATION.md writes them.
 
-``parse_record`` and ``replay`` raise ``RecordError`` with one line that names the problem
+``parse_record`` and ``replay`` raise ``RecordError`` with a ``Reason`` that names the problem
 (and, for a bad move, its 1-based number and text), never another exception, whatever the
-input.
+input: a code of games/rules/reasons.py, its text one line.
 """
 
 import json
@@ -12,13 +12,22 @@ from .cards import BY_NAME
 from .deal import MAX_DEAL, MIN_DEAL, first_position, is_deal_number
 from .moves import Move, MoveSyntaxError
 from .position import IllegalMove, Position
+from .reasons import Reason
 from .variants import VARIANTS
 
 RECORD_VERSION = 1
 
 
 class RecordError(ValueError):
-    """A record that cannot be read or replayed; the message is one line for the player."""
+    """A record that cannot be read or replayed; ``reason`` says why (its text: the code and
+    parameters on one line)."""
+
+    def __init__(self, reason: Reason) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return str(self.reason)
 
 
 class PositionTextError(ValueError):
@@ -50,30 +59,38 @@ def parse_record(text: str | bytes) -> Record:
             text = text.decode("utf-8")
         data = json.loads(text)
     except UnicodeDecodeError:
-        raise RecordError("the record is not UTF-8 text") from None
-    except (ValueError, RecursionError) as e:
-        raise RecordError(f"the record is not valid JSON ({_short(e)})") from None
+        raise RecordError(Reason("record-not-utf8")) from None
+    except json.JSONDecodeError as e:
+        raise RecordError(
+            Reason("record-not-json", {"line": e.lineno, "column": e.colno})
+        ) from None
+    except (ValueError, RecursionError):
+        raise RecordError(Reason("record-not-json")) from None
     if not isinstance(data, dict):
-        raise RecordError("the record must be a JSON object")
+        raise RecordError(Reason("record-not-object"))
     version = data.get("version")
     if "version" not in data:
-        raise RecordError('the record has no "version"')
+        raise RecordError(Reason("record-no-version"))
     if type(version) is not int or version != RECORD_VERSION:
-        raise RecordError(f"unsupported record version {_show(version)} (this site reads 1)")
+        raise RecordError(
+            Reason("record-bad-version", {"value": _show(version), "supported": RECORD_VERSION})
+        )
     variant = data.get("variant")
     if not isinstance(variant, str) or variant not in VARIANTS:
-        raise RecordError(f"unknown game {_show(variant)}")
+        raise RecordError(Reason("record-unknown-game", {"value": _show(variant)}))
     deal = data.get("deal")
     if not is_deal_number(deal):
         raise RecordError(
-            f"bad deal number {_show(deal)}: a whole number from {MIN_DEAL} to {MAX_DEAL}"
+            Reason(
+                "record-bad-deal", {"value": _show(deal), "lowest": MIN_DEAL, "highest": MAX_DEAL}
+            )
         )
     moves = data.get("moves")
     if not isinstance(moves, list):
-        raise RecordError('the record\'s "moves" must be a list of moves')
+        raise RecordError(Reason("record-moves-not-list"))
     for n, text in enumerate(moves, 1):
         if not isinstance(text, str):
-            raise RecordError(f"move {n} {_show(text)}: a move must be a string")
+            raise RecordError(Reason("record-move-not-string", {"number": n, "value": _show(text)}))
     return Record(variant, deal, moves)
 
 
@@ -85,8 +102,15 @@ def replay(record: Record) -> Position:
     for n, text in enumerate(record.moves, 1):
         try:
             play(parse(text))
-        except (MoveSyntaxError, IllegalMove) as e:
-            raise RecordError(f"move {n} {json.dumps(text)}: {e}") from None
+        except MoveSyntaxError:
+            if not isinstance(text, str):
+                reason = Reason("record-move-not-string", {"number": n, "value": _show(text)})
+            else:
+                reason = Reason("record-move-not-notation", {"number": n, "move": text})
+            raise RecordError(reason) from None
+        except IllegalMove as e:
+            reason = Reason("record-move-illegal", {"number": n, "move": text, "reason": e.reason})
+            raise RecordError(reason) from None
     return position
 
 
@@ -163,7 +187,3 @@ def _cards(value: str, *, allow_down: bool) -> tuple[list[int], int]:
 def _show(value: object) -> str:
     text = json.dumps(value)
     return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _short(error: Exception) -> str:
-    return str(error).splitlines()[0][:80]

@@ -8,15 +8,23 @@ search can walk millions of positions without copying any.
 from .builds import ACCEPTS, PARENTS
 from .cards import ACE, KING, NAMES, SUITS, rank_of, suit_of
 from .moves import COLUMN, DEAL, FOUNDATION, MOVE_TABLE, REDEAL, STOCK, WASTE, Move, pile_name
-from .variants import Build, Variant
+from .reasons import Reason
+from .variants import Variant
 
 WON, STUCK, PLAYING = "won", "stuck", "playing"
 ALL_HOME = 104
-SUIT_WORDS = {0: "clubs", 1: "diamonds", 2: "hearts", 3: "spades"}
 
 
 class IllegalMove(ValueError):
-    """A move the rules do not allow here; its text says why."""
+    """A move the rules do not allow here; ``reason`` says why (and so does its text, in
+    codes: games/rules/reasons.py)."""
+
+    def __init__(self, reason: Reason) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return str(self.reason)
 
 
 class Position:
@@ -141,66 +149,69 @@ class Position:
 
     # -- legality ---------------------------------------------------------------------------
 
-    def check(self, move: Move) -> str | None:
-        """Why ``move`` is illegal here, or None when the rules allow it."""
+    def check(self, move: Move) -> Reason | None:
+        """Why ``move`` is illegal here (games/rules/reasons.py), or None when the rules
+        allow it."""
         src, dst, count = move
         variant = self.variant
         if self.home == ALL_HOME:
-            return "the game is already won"
+            return Reason("game-won")
         if move == DEAL:
-            return None if self.stock else "the stock is empty"
+            return None if self.stock else Reason("stock-empty")
         if move == REDEAL:
             if not variant.redeals:
-                return "this game has no redeal"
+                return Reason("no-redeal-in-this-game")
             if self.stock:
-                return "the stock is not empty yet"
+                return Reason("stock-not-empty")
             if not self.waste:
-                return "the waste is empty"
+                return Reason("waste-empty")
             if not self.redeals_left:
-                return "no redeals are left"
+                return Reason("no-redeals-left")
             return None
         ncols = len(self.columns)
         if dst >= COLUMN + ncols or src >= COLUMN + ncols:
-            return f"there is no column {max(src, dst) - COLUMN + 1} in this game"
+            return Reason("no-such-column", {"pile": pile_name(max(src, dst))})
         if src == STOCK or dst <= WASTE or count < 1:
-            return "not a move of this game"
+            return Reason("not-a-move-of-this-game")
         if src == dst:
-            return "a card cannot move onto its own pile"
+            return Reason("same-pile")
 
         if src == WASTE:
             if not self.waste:
-                return "the waste is empty"
+                return Reason("waste-empty")
             if count != 1:
-                return "only the waste's top card can move"
+                return Reason("waste-top-only")
             c = self.waste[-1]
         elif src >= COLUMN:
             j = src - COLUMN
             col = self.columns[j]
             if not col:
-                return f"column {j + 1} is empty"
+                return Reason("column-empty", {"pile": pile_name(src)})
             if count > len(col) - self.down[j]:
-                return f"column {j + 1} has only {len(col) - self.down[j]} face-up cards"
+                return Reason(
+                    "too-few-face-up", {"pile": pile_name(src), "count": len(col) - self.down[j]}
+                )
             if count > 1:
                 if not variant.sequence_moves:
-                    return "only one card moves at a time in this game"
+                    return Reason("one-card-at-a-time")
                 accepts = self._accepts
                 for i in range(len(col) - count, len(col) - 1):
                     if col[i + 1] not in accepts[col[i]]:
-                        return f"the top {count} cards of column {j + 1} are not a sequence"
+                        return Reason("not-a-sequence", {"pile": pile_name(src), "count": count})
             c = col[-count]
         else:
             i = src - FOUNDATION
             if not variant.devils:
-                return "cards never leave a foundation"
+                return Reason("foundation-cards-stay")
             if i >= 4:
-                return "cards on a right foundation never move again"
+                return Reason("right-foundation-cards-stay")
             if dst < COLUMN:
-                return "a foundation's card may only go back to a column"
+                return Reason("foundation-card-to-column-only")
             f = self.foundations[i]
             if not f:
-                return f"foundation {i + 1} is empty"
+                return Reason("foundation-empty", {"pile": pile_name(src)})
             if count != 1:
-                return "a foundation gives back one card at a time"
+                return Reason("foundation-gives-one-card")
             c = f[-1]
 
         if dst >= COLUMN:
@@ -208,40 +219,39 @@ class Position:
             col = self.columns[j]
             if not col:
                 if count > 1 and variant.devils:
-                    return "an empty column takes a single card only"
+                    return Reason("empty-column-takes-one-card")
                 return None
             if c not in self._accepts[col[-1]]:
-                return (
-                    f"{NAMES[c]} does not go on {NAMES[col[-1]]}: build down by one rank "
-                    f"in {_build_words(variant.build)}"
-                )
+                return Reason("does-not-fit", {"card": c, "on": col[-1], "build": variant.build})
             return None
 
         i = dst - FOUNDATION
         if variant.devils and i >= 4:
             if src < COLUMN or count != 13:
-                return "a right foundation takes only a complete King-to-Ace sequence from a column"
+                return Reason("right-foundation-takes-whole-suit")
             if self.foundations[i]:
-                return f"right foundation {i + 1} is already filled"
+                return Reason("right-foundation-filled", {"pile": pile_name(dst)})
             if any(f and suit_of(f[0]) == suit_of(c) for f in self.foundations[4:]):
-                return f"another right foundation already holds the {SUIT_WORDS[suit_of(c)]}"
+                return Reason("right-foundation-suit-taken", {"suit": suit_of(c)})
             return None
         if count != 1:
-            return "a foundation takes one card at a time"
+            return Reason("foundation-takes-one-card")
         f = self.foundations[i]
         if not f:
             if rank_of(c) != ACE:
-                return f"an empty foundation takes an Ace, not {NAMES[c]}"
+                return Reason("foundation-wants-ace", {"card": c})
             if variant.devils and any(
                 g and suit_of(g[0]) == suit_of(c) for g in self.foundations[:4]
             ):
-                return f"another left foundation already holds the {SUIT_WORDS[suit_of(c)]}"
+                return Reason("left-foundation-suit-taken", {"suit": suit_of(c)})
             return None
         top = f[-1]
         if rank_of(top) == KING:
-            return f"foundation {i + 1} is complete"
+            return Reason("foundation-complete", {"pile": pile_name(dst)})
         if c != top + 4:
-            return f"foundation {i + 1} takes {NAMES[top + 4]} next, not {NAMES[c]}"
+            return Reason(
+                "foundation-wants-next", {"pile": pile_name(dst), "next": top + 4, "card": c}
+            )
         return None
 
     def legal_moves(self) -> list[Move]:
@@ -474,14 +484,6 @@ def _pile_line(key: str, cards: list[int]) -> str:
     if not cards:
         return f"{key}:"
     return f"{key}: " + " ".join([NAMES[c] for c in cards])
-
-
-def _build_words(build: Build) -> str:
-    return {
-        Build.SAME_SUIT: "the same suit",
-        Build.ALTERNATE_COLOUR: "alternate colour",
-        Build.DIFFERENT_SUIT: "a different suit",
-    }[build]
 
 
 __all__ = ["PLAYING", "STUCK", "SUITS", "WON", "IllegalMove", "Position", "pile_name"]

@@ -27,6 +27,7 @@ from ..rules import (
     IllegalMove,
     Move,
     Position,
+    Reason,
     Record,
     first_position,
     get_variant,
@@ -89,9 +90,10 @@ class StalePly(GameError):
 
 
 class Refused(GameError):
-    """The rules refuse the move; ``reason`` is the engine's."""
+    """The rules refuse the move; ``reason`` is the engine's ``Reason`` (a code and its
+    parameters, games/rules/reasons.py), which the web layer words."""
 
-    def __init__(self, game: Game, reason: str) -> None:
+    def __init__(self, game: Game, reason: Reason) -> None:
         super().__init__(game)
         self.reason = reason
 
@@ -320,7 +322,7 @@ def play_out(owner: Owner, game: Game, moves: Sequence[Move]) -> Outcome:
             owner, game, game.position(), list(moves), autoplay=False, event="finished"
         )
     except IllegalMove as e:
-        raise Refused(game, str(e)) from None
+        raise Refused(game, e.reason) from None
 
 
 # -- helpers --------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from ..forms import RecordForm
 from ..models import Game
 from ..rules import Record, RecordError
 from ..services import play
+from ..words import record_error_words
 from .htmx import game_url, owner_of
 from .play import game_or_404
 
@@ -65,7 +66,10 @@ def import_record(request: HttpRequest) -> HttpResponse:
                 owner_of(request, create=True), form.cleaned_data["record"]
             )
         except RecordError as e:
-            form.add_error(None, _("This record cannot be played: %(reason)s.") % {"reason": e})
+            reason = record_error_words(e)
+            form.add_error(
+                None, _("This record cannot be played: %(reason)s.") % {"reason": reason}
+            )
         else:
             messages.success(request, _("The record is loaded: play on from its last move."))
             return redirect(game_url(game))

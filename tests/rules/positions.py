@@ -9,14 +9,14 @@ face-down card.
 gives no reason, legal_moves() lists it, play() succeeds and leaves the named piles as given,
 undo() restores the position exactly, and the move is played again for the caller.
 
-``forbids(position, "t2-t1")`` checks that the rules forbid it: check() gives a reason,
+``forbids(position, "t2-t1")`` checks that the rules forbid it: check() gives a ``Reason``,
 legal_moves() does not list it, play() raises IllegalMove with that reason, and the position
-is unchanged.
+is unchanged; it returns the reason, for the test to check its code (and parameters).
 """
 
 import pytest
 
-from games.rules import VARIANTS, IllegalMove, Move, Position, position_from_text
+from games.rules import VARIANTS, IllegalMove, Move, Position, Reason, position_from_text
 
 #: The game ids of RULES.md's table, in its order.
 ALL_GAMES = [
@@ -116,16 +116,17 @@ def allows(position: Position, move: str, **expected: str) -> Position:
     return position
 
 
-def forbids(position: Position, move: str) -> str:
+def forbids(position: Position, move: str) -> Reason:
     """Check that ``move`` is illegal here and changes nothing; return the reason."""
     m = Move.parse(move)
     before = position.text()
     reason = position.check(m)
-    assert isinstance(reason, str) and reason, f"{move} should be refused:\n{before}"
+    assert isinstance(reason, Reason) and reason.code, f"{move} should be refused:\n{before}"
     assert move not in legal(position), f"check() refuses {move} ({reason}), legal_moves() has it"
     with pytest.raises(IllegalMove) as refused:
         position.play(m)
-    assert str(refused.value) == reason
+    assert refused.value.reason == reason
+    assert str(refused.value) == str(reason)
     assert position.text() == before
     return reason
 

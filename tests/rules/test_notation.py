@@ -8,10 +8,13 @@ from games.rules import (
     DEAL,
     REDEAL,
     VARIANTS,
+    Build,
     Move,
     MoveSyntaxError,
+    Reason,
     RecordError,
     first_position,
+    parse_card,
     parse_record,
     position_from_text,
     replay,
@@ -130,47 +133,78 @@ def test_a_record_ignores_other_keys_and_replays_to_its_last_position():
     assert position.moves == 2 and len(position.waste) == 1
 
 
+BAD_DEAL = "lowest=1 highest=99999999999999999999"
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("", "not valid JSON"),
-        ("{", "not valid JSON"),
-        ("[1, 2]", "must be a JSON object"),
-        (record(version=...), 'no "version"'),
-        (record(version=2), "unsupported record version 2"),
-        (record(version="1"), "unsupported record version"),
-        (record(version=True), "unsupported record version"),
-        (record(variant="spider"), 'unknown game "spider"'),
-        (record(variant=None), "unknown game null"),
-        (record(deal=0), "bad deal number 0"),
-        (record(deal=10**20), "bad deal number"),
-        (record(deal=1.0), "bad deal number 1.0"),
-        (record(deal="1"), 'bad deal number "1"'),
-        (record(deal=True), "bad deal number true"),
-        (record(moves="deal"), '"moves" must be a list'),
-        (record(moves=["deal", 5]), "move 2 5: a move must be a string"),
-        (record(moves=["deal", "t1 - f1"]), 'move 2 "t1 - f1": not a move in the notation'),
+        ("", "record-not-json line=1 column=1"),
+        ("{", "record-not-json line=1 column=2"),
+        ("[1, 2]", "record-not-object"),
+        (record(version=...), "record-no-version"),
+        (record(version=2), "record-bad-version value=2 supported=1"),
+        (record(version="1"), 'record-bad-version value="1" supported=1'),
+        (record(version=True), "record-bad-version value=true supported=1"),
+        (record(variant="spider"), 'record-unknown-game value="spider"'),
+        (record(variant=None), "record-unknown-game value=null"),
+        (record(deal=0), f"record-bad-deal value=0 {BAD_DEAL}"),
+        (record(deal=10**20), f"record-bad-deal value=100000000000000000000 {BAD_DEAL}"),
+        (record(deal=1.0), f"record-bad-deal value=1.0 {BAD_DEAL}"),
+        (record(deal="1"), f'record-bad-deal value="1" {BAD_DEAL}'),
+        (record(deal=True), f"record-bad-deal value=true {BAD_DEAL}"),
+        (record(moves="deal"), "record-moves-not-list"),
+        (record(moves=["deal", 5]), "record-move-not-string number=2 value=5"),
+        (
+            record(moves=["deal", "t1 - f1"]),
+            'record-move-not-notation number=2 move="t1 - f1"',
+        ),
         (
             record(moves=["t8-t4", "deal", "t1-f1"]),
-            'move 3 "t1-f1": an empty foundation takes an Ace, not 7D',
+            'record-move-illegal number=3 move="t1-f1" reason=(foundation-wants-ace card=7D)',
         ),
-        (record(moves=["t8-t4", "t8-t4"]), 'move 2 "t8-t4": AD does not go on TH'),
-        (record(moves=["t11-t1"]), 'move 1 "t11-t1": there is no column 11'),
-        (record(moves=["redeal"]), 'move 1 "redeal": this game has no redeal'),
+        (
+            record(moves=["t8-t4", "t8-t4"]),
+            'record-move-illegal number=2 move="t8-t4" '
+            "reason=(does-not-fit card=AD on=TH build=same-suit)",
+        ),
+        (
+            record(moves=["t11-t1"]),
+            'record-move-illegal number=1 move="t11-t1" reason=(no-such-column pile=t11)',
+        ),
+        (
+            record(moves=["redeal"]),
+            'record-move-illegal number=1 move="redeal" reason=(no-redeal-in-this-game)',
+        ),
     ],
 )
 def test_a_bad_record_gets_one_line_that_names_the_problem(text, message):
     with pytest.raises(RecordError) as error:
         replay(parse_record(text))
-    assert message in str(error.value)
+    assert str(error.value) == message
+    assert error.value.reason.code == message.split()[0]
     assert "\n" not in str(error.value)
 
 
+def test_an_illegal_move_of_a_record_keeps_the_rules_reason():
+    with pytest.raises(RecordError) as error:
+        replay(parse_record(record(moves=["t8-t4", "t8-t4"])))
+    reason = error.value.reason
+    assert reason.code == "record-move-illegal"
+    assert reason.params["number"] == 2 and reason.params["move"] == "t8-t4"
+    inner = reason.params["reason"]
+    assert inner == Reason(
+        "does-not-fit", {"card": parse_card("AD"), "on": parse_card("TH"), "build": Build.SAME_SUIT}
+    )
+
+
 def test_a_record_that_is_not_utf8_is_refused_in_one_line():
-    with pytest.raises(RecordError, match="not UTF-8"):
+    with pytest.raises(RecordError) as error:
         parse_record(b'{"version": 1, "variant": "\xff"}')
+    assert str(error.value) == "record-not-utf8"
 
 
 def test_a_deeply_nested_record_is_refused_in_one_line():
-    with pytest.raises(RecordError):
+    with pytest.raises(RecordError) as error:
         parse_record("[" * 100000 + "]" * 100000)
+    assert str(error.value) == "record-not-json"

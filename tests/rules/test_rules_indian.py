@@ -21,7 +21,7 @@ def test_indian_builds_from_the_waste_on_any_other_suit():
 
 def test_indian_refuses_the_same_suit():
     p = pos(GAME, t1="9H", t2="KC 8H", w="8H")
-    assert "a different suit" in forbids(p, "t2-t1")
+    assert str(forbids(p, "t2-t1")) == "does-not-fit card=8H on=9H build=different-suit"
     forbids(p, "w-t1")
 
 
@@ -33,7 +33,7 @@ def test_indian_refuses_a_card_not_one_rank_lower(card):
 def test_indian_moves_only_the_top_card():
     # 9S 8H would be a different-suit sequence, but Indian moves one card at a time.
     p = pos(GAME, t1="TD", t2="KC 9S 8H", t3="9C")
-    assert "one card" in forbids(p, "t2:2-t1")
+    assert forbids(p, "t2:2-t1").code == "one-card-at-a-time"
     allows(p, "t2-t3", t2="KC 9S", t3="9C 8H")
 
 
@@ -71,6 +71,6 @@ def test_indian_undo_turns_the_card_back_down():
 
 def test_indian_face_down_card_cannot_move():
     p = pos(GAME, t1="(8S) 9H", t2="TS", t3="9D")
-    assert "face-up" in forbids(p, "t1:2-t2")
+    assert str(forbids(p, "t1:2-t2")) == "too-few-face-up pile=t1 count=1"
     forbids(p, "t1:2-t4")
     assert not any(m.startswith("t1:") for m in legal(p))

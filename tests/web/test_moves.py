@@ -129,7 +129,10 @@ class TestMove:
         response = post_move(client, game, "t1-t2")
         assert response.status_code == 422
         message = message_of(response)
-        assert "Seven of Diamonds does not go on Nine of Spades" in message
+        assert (
+            "Seven of Diamonds does not go on Nine of Spades: "
+            "build down by one rank in the same suit." in message
+        )
         assert "7D" not in message
 
     def test_a_move_to_a_column_the_game_does_not_have_is_refused(self, client, game):

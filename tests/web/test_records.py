@@ -145,7 +145,9 @@ class TestImport:
         text = Record("forty-thieves", 1, ["deal", "t1-f1"]).to_json()
         response = client.post(IMPORT, {"text": text})
         assert response.status_code == 400
-        assert "move 2 &quot;t1-f1&quot;" in response.content.decode()
+        html = response.content.decode()
+        assert "move 2, “t1-f1”: an empty foundation takes an Ace, not Seven of Diamonds" in html
+        assert "7D" not in html
         assert not Game.objects.exists()
 
     def test_an_empty_form_is_400(self, client):

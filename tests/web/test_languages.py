@@ -3,14 +3,14 @@ switcher on every page (without JavaScript), the choice kept for the session and
 account so a second device follows it, language-prefixed public pages, and the player's time
 zone for dates and weeks."""
 
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import formats, timezone, translation
 
 from games import selectors
 from games.models import Game
@@ -18,7 +18,7 @@ from games.owners import Owner
 from solitaire.accounts.models import Preferences
 
 from . import services_support as services
-from .conftest import start, url
+from .conftest import post_move, start, url
 from .test_accounts import log_in, make_user
 
 pytestmark = pytest.mark.django_db
@@ -117,3 +117,21 @@ class TestTimeZone:
         with timezone.override("UTC"):
             weeks = selectors.statistics(owner, today=date(2026, 12, 1)).overall.weeks
         assert weeks[-1].games == 0 and weeks[-2].games == 1
+
+
+def test_percentages_and_dates_are_written_as_the_language_writes_them(client):
+    """French puts a no-break space before the percent sign and writes dates its own way."""
+    from games.templatetags.words import percent
+
+    with translation.override("fr"):
+        assert percent(50) == "50\u00a0%"
+    with translation.override("pl"):
+        assert percent(50) == "50%"
+    game = start(client)
+    post_move(client, game, "deal")
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    page = client.get(reverse("games:statistics")).content.decode()
+    monday = timezone.localdate() - timedelta(days=timezone.localdate().weekday())
+    with translation.override("fr"):
+        french = formats.date_format(monday, "DATE_FORMAT")
+    assert french in page and monday.strftime("%B") not in page

@@ -120,6 +120,21 @@
     }
   }
 
+  /** The letters of the keys in the player's language (the keys help lists them, as the server
+      wrote them: data-key-waste, ...); the English ones where the page says none. */
+  function keyLetters() {
+    const help = document.getElementById("keys-help");
+    const said = help ? help.dataset : {};
+    const letter = (name, fallback) => (said[name] || fallback).toLowerCase();
+    return {
+      waste: letter("keyWaste", "w"),
+      foundation: letter("keyFoundation", "f"),
+      deal: letter("keyDeal", "d"),
+      undo: letter("keyUndo", "u"),
+      redo: letter("keyRedo", "r"),
+    };
+  }
+
   function toggleHelp() {
     const help = document.getElementById("keys-help");
     if (!help) return;
@@ -137,6 +152,7 @@
     const pile = inTable ? active.closest("[data-pile]") : null;
     const undo = document.getElementById("undo");
     const redo = document.getElementById("redo");
+    const letters = keyLetters();
     let handled = true;
 
     if (event.ctrlKey) {
@@ -153,14 +169,14 @@
       const target = game.pileOf(`t${columnOf(event)}`);
       if (target) column(target);
       else handled = false;
-    } else if (key === "w") {
+    } else if (key === letters.waste) {
       const waste = game.pileOf("w");
       const card = waste && waste.querySelector("a[data-pick]");
       if (card) {
         card.focus();
         game.activate(card, waste);
       }
-    } else if (key === "f") {
+    } else if (key === letters.foundation) {
       const card = active && b.contains(active) && active.closest("a[data-pick]");
       const pick = game.held() || (card ? card.dataset.pick : "");
       if (pick) {
@@ -168,11 +184,11 @@
         focusOf(game.pileOf(pick.split(":")[0])).focus();
         game.toFoundation(pick);
       }
-    } else if (key === "d") {
+    } else if (key === letters.deal) {
       press(b.querySelector('[data-pile="s"] button'));
-    } else if (key === "u") {
+    } else if (key === letters.undo) {
       press(undo);
-    } else if (key === "r") {
+    } else if (key === letters.redo) {
       press(redo);
     } else if (key === "?") {
       toggleHelp();

@@ -73,3 +73,18 @@ def test_the_game_page_in_each_language(browser, live_server, screenshots, langu
         screenshots(page, f"game-{language}")
     finally:
         _close(context, page)
+
+
+def test_the_keys_are_the_letters_of_the_players_words(polish_page, live_server):
+    """In Polish, D deals (dobierz) and C undoes (cofnij); the keys help lists those letters."""
+    page = polish_page
+    page.goto(f"{live_server.url}/pl/play/forty-thieves/1/")
+    expect(page.locator(BOARD)).to_have_attribute("data-variant", "forty-thieves")
+    page.locator("#undo").focus()
+    page.keyboard.press("d")
+    dealt = moved_on(page, 0)
+    page.keyboard.press("u")  # the English letter does nothing here
+    page.keyboard.press("c")
+    moved_on(page, dealt)
+    help_keys = page.locator("#keys-help kbd").evaluate_all("keys => keys.map(k => k.textContent)")
+    assert "C" in help_keys and "U" not in help_keys

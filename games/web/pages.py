@@ -3,15 +3,17 @@ and the load balancers' health check."""
 
 import secrets
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import selectors
 from ..forms import RANDOM_DEALS, NewGameForm, parse_deal_number
-from ..guide import BUILD_WORDS, DETAILS, PYSOLFC, SUMMARIES, layout
+from ..guide import BUILD_WORDS, DETAILS, PYSOLFC, SUMMARIES, game_name, layout
 from ..rules import MAX_DEAL, VARIANTS
 from ..services import assist, play
 from ..words import NO_WINNABLE_DEAL
@@ -47,6 +49,9 @@ def rules(request: HttpRequest, variant: str) -> HttpResponse:
             "build": BUILD_WORDS[rules_of.build],
             "details": DETAILS.get(variant, []),
             "pysolfc": PYSOLFC.get(variant),
+            # In a language that keeps the game's English name, the page says why.
+            "name_kept": get_language() != settings.LANGUAGE_CODE
+            and game_name(variant) == rules_of.name,
         },
     )
 

@@ -4,9 +4,11 @@ import random
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from games.models import Game
 from games.rules import Move, Record, first_position, get_variant, parse_record, replay
@@ -20,6 +22,16 @@ def fresh_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def site_language():
+    """Each test starts in the site's default language: a request in another one leaves its
+    language active in the test's thread (as it would for the next request of a worker, which
+    activates its own)."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(autouse=True)

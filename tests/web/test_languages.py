@@ -135,3 +135,14 @@ def test_percentages_and_dates_are_written_as_the_language_writes_them(client):
     with translation.override("fr"):
         french = formats.date_format(monday, "DATE_FORMAT")
     assert french in page and monday.strftime("%B") not in page
+
+
+def test_a_rules_page_says_why_a_game_keeps_its_english_name(client):
+    """Dutch players know "Lucas" as Lucas: the Dutch rules page says the name is kept; the
+    French page of Forty Thieves, which French players call Quarante Voleurs, needs no note."""
+    dutch = client.get("/nl/rules/lucas/").content.decode()
+    assert "„Lucas”" in dutch
+    english = client.get("/en/rules/lucas/").content.decode()
+    assert "is the name players know this game by" not in english
+    french = client.get("/fr/rules/forty-thieves/").content.decode()
+    assert "Quarante Voleurs" in french and "name-note" not in french

@@ -189,3 +189,42 @@ def test_the_password_reset_email_is_in_the_players_language(player, language):
     leftovers = [piece for piece in english_left(language) if piece in text]
     assert leftovers == []
     assert "/reset/" in message.body
+
+
+#: Words that read the same in every language: the games' English names (kept where players
+#: know them so), the program and file names the rules pages cite, the site's own brand.
+SAME_EVERYWHERE = re.compile(
+    r"Forty Thieves|Little Forty|Forty Devils|Number Ten|Rank and File|Streets|Limited|"
+    r"Indian|Lucas|Maria|PySolFC|Tiếng Việt|Nederlands|Français|Polski|English|ola@example\.com",
+    re.IGNORECASE,
+)
+
+
+def segments(html: str) -> set[str]:
+    """The page's pieces of visible text (between tags), each with two words or more."""
+    html = re.sub(r"<script.*?</script>|<style.*?</style>", " ", html, flags=re.S)
+    found = set()
+    for piece in re.split(r"<[^>]+>", html):
+        piece = SAME_EVERYWHERE.sub(" ", re.sub(r"\s+", " ", piece)).strip()
+        if len(re.findall(r"[A-Za-z]{3,}", piece)) >= 2:
+            found.add(piece)
+    return found
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_no_page_shows_the_same_english_words_in_another_language(player, language):
+    """Strings never marked for translation read the same whatever the language: every GET
+    page, drawn in English and in ``language``, shares no piece of text of two words or more
+    (but the games' names and the like)."""
+    client, game, won = player
+    same = []
+    for name, method, path, data in requests_of(client, game, won):
+        if method != "get" or name in ("games:health", "games:record", "games:my_records"):
+            continue
+        pages = {}
+        for shown in (settings.LANGUAGE_CODE, language):
+            client.cookies[settings.LANGUAGE_COOKIE_NAME] = shown
+            target = f"/{shown}/" + path[4:] if path.startswith("/en/") else path
+            pages[shown] = segments(client.get(target, data).content.decode())
+        same += [f"{name}: {piece}" for piece in pages[settings.LANGUAGE_CODE] & pages[language]]
+    assert same == [], "\n".join(same)

@@ -239,7 +239,7 @@ def build_board(position: Position, pick: str = "", *, playable: bool = True) ->
             view.drop_legal = view.pile in legal
             view.drop_label = _("Put %(card)s on %(pile)s") % {
                 "card": board.pick_label,
-                "pile": pile_label(view.pile),
+                "pile": pile_label(view.pile, "to"),
             }
     return board
 

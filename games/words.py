@@ -53,15 +53,42 @@ def card_label(card: int) -> str:
     }
 
 
-def pile_label(pile: str) -> str:
-    """A pile in words, from its notation: "column 3", "foundation 2", "the waste"."""
-    if pile == "s":
-        return _("the stock")
-    if pile == "w":
-        return _("the waste")
-    if pile.startswith("f"):
-        return _("foundation %(number)s") % {"number": pile[1:]}
-    return _("column %(number)s") % {"number": pile[1:]}
+# A pile's name in each role a sentence gives it, so that a language that inflects names can
+# agree them: the pile a sentence is about ("column 3 is empty"), the one cards leave ("from
+# column 3") and the one they go to ("to column 3", "Put the Ten of Hearts on column 3").
+PILE_WORDS = {
+    # Translators: a pile's name as the subject of a sentence ("... is empty").
+    ("s", "subject"): pgettext_lazy("pile, the subject", "the stock"),
+    # Translators: a pile's name as the place cards leave ("... from the stock").
+    ("s", "from"): pgettext_lazy("pile, cards leave it", "the stock"),
+    # Translators: a pile's name as the place cards go to ("... to the stock").
+    ("s", "to"): pgettext_lazy("pile, cards go to it", "the stock"),
+    # Translators: a pile's name as the subject of a sentence ("... is empty").
+    ("w", "subject"): pgettext_lazy("pile, the subject", "the waste"),
+    # Translators: a pile's name as the place cards leave ("... from the waste").
+    ("w", "from"): pgettext_lazy("pile, cards leave it", "the waste"),
+    # Translators: a pile's name as the place cards go to ("... to the waste").
+    ("w", "to"): pgettext_lazy("pile, cards go to it", "the waste"),
+    # Translators: a pile's name as the subject of a sentence ("... is complete").
+    ("f", "subject"): pgettext_lazy("pile, the subject", "foundation %(number)s"),
+    # Translators: a pile's name as the place cards leave ("... from foundation 2").
+    ("f", "from"): pgettext_lazy("pile, cards leave it", "foundation %(number)s"),
+    # Translators: a pile's name as the place cards go to ("... to foundation 2", "Put ... on").
+    ("f", "to"): pgettext_lazy("pile, cards go to it", "foundation %(number)s"),
+    # Translators: a pile's name as the subject of a sentence ("... is empty").
+    ("t", "subject"): pgettext_lazy("pile, the subject", "column %(number)s"),
+    # Translators: a pile's name as the place cards leave ("... from column 3").
+    ("t", "from"): pgettext_lazy("pile, cards leave it", "column %(number)s"),
+    # Translators: a pile's name as the place cards go to ("... to column 3", "Put ... on").
+    ("t", "to"): pgettext_lazy("pile, cards go to it", "column %(number)s"),
+}
+
+
+def pile_label(pile: str, role: str = "subject") -> str:
+    """A pile in words, from its notation, in ``role`` ("subject", "from", "to"): "column 3",
+    "foundation 2", "the waste"."""
+    words = str(PILE_WORDS[pile[:1], role])
+    return words % {"number": pile[1:]} if "%(number)s" in words else words
 
 
 def reason_words(reason: Reason) -> str:
@@ -244,8 +271,8 @@ def played_words(played: Played) -> str:
 def _move_words(played: Played) -> str:
     words = {
         "card": card_label(played.card),
-        "from": pile_label(played.source),
-        "to": pile_label(played.target),
+        "from": pile_label(played.source, "from"),
+        "to": pile_label(played.target, "to"),
     }
     if played.count > 1:
         words["others"] = played.count - 1

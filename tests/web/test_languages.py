@@ -146,3 +146,19 @@ def test_a_rules_page_says_why_a_game_keeps_its_english_name(client):
     assert "is the name players know this game by" not in english
     french = client.get("/fr/rules/forty-thieves/").content.decode()
     assert "Quarante Voleurs" in french and "name-note" not in french
+
+
+def test_a_pile_is_named_in_the_form_its_place_in_the_sentence_needs():
+    """Polish inflects a pile's name: the column cards leave ("z kolumny 8"), the one they go
+    to ("na kolumnę 4"), the one a refusal is about ("kolumna 3 …") are three forms."""
+    from games.rules import Move
+    from games.rules.played import Played
+    from games.words import pile_label, played_words
+
+    with translation.override("pl"):
+        forms = {role: pile_label("t3", role) for role in ("subject", "from", "to")}
+        assert len(set(forms.values())) == 3
+        said = played_words(Played(Move.parse("t8-t4"), "t8", "t4", 1, 36))
+        assert pile_label("t8", "from") in said and pile_label("t4", "to") in said
+    with translation.override("en"):
+        assert {pile_label("t3", role) for role in ("subject", "from", "to")} == {"column 3"}

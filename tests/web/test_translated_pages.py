@@ -152,12 +152,12 @@ def test_every_route_is_asked_for_here(player):
     assert asked == route_names()
 
 
-@pytest.mark.parametrize("language", TRANSLATED)
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "htmx"])
 def test_every_page_in_every_language_has_no_error_and_no_english_left(player, language, htmx):
     client, game, won = player
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
-    leftovers = english_left(language)
+    leftovers = set() if language == settings.LANGUAGE_CODE else english_left(language)
     problems = []
     for name, method, path, data in requests_of(client, game, won):
         if path.startswith("/en/"):

@@ -8,7 +8,7 @@ reads the game first: the service reads it, by id and owner; a game of someone e
 """
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -118,12 +118,13 @@ def redo(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @require_POST
 def restart(request: HttpRequest, public_id: str) -> HttpResponse:
-    return _board_action(request, public_id, play.restart)
+    question = _("Go back to the start of this deal?")
+    return _confirmed(request, public_id, play.restart, question, _("Restart"))
 
 
 @require_POST
 def give_up(request: HttpRequest, public_id: str) -> HttpResponse:
-    return _board_action(request, public_id, play.give_up)
+    return _confirmed(request, public_id, play.give_up, _("Give up this game?"), _("Give up"))
 
 
 @require_POST
@@ -141,6 +142,26 @@ def autoplay(request: HttpRequest, public_id: str) -> HttpResponse:
     else:
         said = _("Automatic moves to the foundations are off.")
     return answer(request, game, said)
+
+
+def _confirmed(request: HttpRequest, public_id: str, action, question: str, label: str):
+    """An action that cannot be undone, once the player said yes: with htmx the browser asked
+    (``hx-confirm``), without JavaScript a page asks first, with the board the player saw."""
+    if request.htmx or request.POST.get("confirm") == "yes":
+        return _board_action(request, public_id, action)
+    board = seen(request)
+    game = game_or_404(request, public_id)
+    if board is None:
+        return garbled(request, game)
+    context = {
+        "question": question,
+        "label": label,
+        "action": request.path,
+        "ply": board[0],
+        "version": board[1],
+        "game_url": game_url(game),
+    }
+    return render(request, "games/confirm.html", context)
 
 
 def _board_action(request: HttpRequest, public_id: str, action) -> HttpResponse:

@@ -45,3 +45,19 @@ def test_an_illegal_put_down_without_javascript_changes_nothing(
     expect(page.locator("#announce")).to_contain_text("That move is not allowed")
     assert ply(page) == 0 and layout(page) == before
     screenshots(page, "nojs-illegal")
+
+
+def test_giving_up_asks_first_without_javascript(nojs_page, live_server, screenshots):
+    page = nojs_page
+    open_deal(page, live_server)
+    game_url = page.url
+    page.locator("#give-up").click()
+    expect(page.locator("h1")).to_have_text("Give up this game?")
+    screenshots(page, "nojs-give-up-asks")
+    page.get_by_role("link", name="Back to the game").click()
+    expect(page).to_have_url(game_url)
+    expect(page.locator(".outcome.given-up")).to_have_count(0)
+    page.locator("#give-up").click()
+    page.get_by_role("button", name="Give up").click()
+    expect(page).to_have_url(game_url)
+    expect(page.locator(".outcome.given-up")).to_contain_text("You gave up this game.")

@@ -81,9 +81,10 @@ def version_of(game: Game) -> int:
 
 
 def board(game: Game) -> dict:
-    """The board the player sees now: the ply and version every action sends."""
+    """The board the player sees now: the ply and version every action sends (and the yes
+    that giving up and restarting ask for without JavaScript)."""
     game.refresh_from_db()
-    return {"ply": game.ply, "version": game.version}
+    return {"ply": game.ply, "version": game.version, "confirm": "yes"}
 
 
 def log(game: Game) -> list[str]:

@@ -268,6 +268,34 @@ class TestGiveUp:
         game.refresh_from_db()
         assert game.status == "playing"
 
+
+@pytest.mark.parametrize(
+    ("name", "question", "done"),
+    [
+        ("give_up", "Give up this game?", "given-up"),
+        ("restart", "Go back to the start of this deal?", "playing"),
+    ],
+)
+def test_without_javascript_giving_up_and_restarting_ask_first(client, game, name, question, done):
+    """One click of Give up or Restart without JavaScript asks; the answer acts on the board
+    the player saw. (With htmx the browser's dialog has asked already.)"""
+    post_move(client, game, "deal")
+    seen = {"ply": 1, "version": version_of(game)}
+    asked = client.post(url(name, game), seen)
+    assert asked.status_code == 200
+    page = asked.content.decode()
+    assert question in page and 'name="confirm" value="yes"' in page
+    assert (
+        f'action="{url(name, game)}"' in page
+        and f'name="version" value="{seen["version"]}"' in page
+    )
+    game.refresh_from_db()
+    assert game.status == "playing" and game.ply == 1
+    done_response = client.post(url(name, game), {**seen, "confirm": "yes"})
+    assert done_response.status_code == 302
+    game.refresh_from_db()
+    assert game.status == done and game.ply == (1 if name == "give_up" else 0)
+
     def test_get_is_not_allowed(self, client, game):
         assert client.get(url("give_up", game)).status_code == 405
 

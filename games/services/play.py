@@ -203,7 +203,7 @@ def play(
 ) -> Outcome:
     """Play the player's ``move`` on the board they saw (``ply``, ``version``), then any
     automatic moves if the player's ``autoplay`` settings (by game type) say so."""
-    game = _read(owner, public_id, ply, version)
+    game = read_for_play(owner, public_id, ply, version)
     position = game.position()
     reason = position.check(move)
     if reason is not None:
@@ -222,7 +222,7 @@ def send_to_foundation(
     """Play the first legal move of the picked cards (``w``, ``t3``, ``t3:13``) to a
     foundation. MoveSyntaxError when ``pick`` is not a pile's cards in the notation."""
     wanted = split_move(Move.parse(f"{pick}-f1"))[:2]
-    game = _read(owner, public_id, ply, version)
+    game = read_for_play(owner, public_id, ply, version)
     position = game.position()
     for move in position.legal_moves():
         source, count, target = split_move(move)
@@ -243,7 +243,7 @@ def undo(owner: Owner, public_id: str, ply: int, version: int | None) -> Outcome
 
     Starts from the nearest checkpoint before them, so its cost does not grow with the log.
     """
-    game = _read(owner, public_id, ply, version)
+    game = read_for_play(owner, public_id, ply, version)
     if game.ply == 0:
         raise NothingToUndo(game)
     tail = store.read_log_tail(game.pk, max(game.ply - UNDO_READS, 0))
@@ -279,7 +279,7 @@ def _position_at(game: Game, ply: int, rows: Sequence[store.LoggedMove]) -> Posi
 
 def redo(owner: Owner, public_id: str, ply: int, version: int | None) -> Outcome:
     """Play again the last group of moves undone (nothing else was played since)."""
-    game = _read(owner, public_id, ply, version)
+    game = read_for_play(owner, public_id, ply, version)
     if not game.redo:
         raise NothingToRedo(game)
     group = [Move.parse(text) for text in game.redo[-1]]
@@ -292,7 +292,7 @@ def redo(owner: Owner, public_id: str, ply: int, version: int | None) -> Outcome
 
 def restart(owner: Owner, public_id: str, ply: int, version: int | None) -> Outcome:
     """Back to the deal's first position; the clock and the counters keep running."""
-    game = _read(owner, public_id, ply, version)
+    game = read_for_play(owner, public_id, ply, version)
     position = first_position(game.rules, game.deal_number)
     game.redo = []
     _save(owner, game, position, after=0)
@@ -300,7 +300,7 @@ def restart(owner: Owner, public_id: str, ply: int, version: int | None) -> Outc
 
 
 def give_up(owner: Owner, public_id: str, ply: int, version: int | None) -> Outcome:
-    game = _read(owner, public_id, ply, version)
+    game = read_for_play(owner, public_id, ply, version)
     read_at = game.version
     now = timezone.now()
     _tick(game, now)
@@ -328,8 +328,9 @@ def play_out(owner: Owner, game: Game, moves: Sequence[Move]) -> Outcome:
 # -- helpers --------------------------------------------------------------------------------
 
 
-def _read(owner: Owner, public_id: str, ply: int | None, version: int | None) -> Game:
-    """The owner's game, read now; refuses a finished game and a stale board.
+def read_for_play(owner: Owner, public_id: str, ply: int | None, version: int | None) -> Game:
+    """The owner's game as every action reads it (the assist services too): read now; refuses
+    a finished game and a stale board.
 
     A board is stale when its ``ply`` is not the game's, or its ``version`` (when the request
     says it) is not: the same ply after an undo and another move is another board.
@@ -340,12 +341,6 @@ def _read(owner: Owner, public_id: str, ply: int | None, version: int | None) ->
     if (ply is not None and ply != game.ply) or (version is not None and version != game.version):
         raise StalePly(game)
     return game
-
-
-def read_for_play(owner: Owner, public_id: str, ply: int | None, version: int | None) -> Game:
-    """The owner's game as an action reads it (``GameOver``, ``StalePly`` as they do): for
-    the assist services, which act on the same boards."""
-    return _read(owner, public_id, ply, version)
 
 
 def _play_moves(

@@ -8,8 +8,8 @@ with the engine's own ``decode``; a session that is not found (expired, or a key
 given) goes to Django's own ``load``, which then forgets the key as it always does. Everything
 else (saving, expiring, cycling the key, clearing) is Django's. Only public APIs are used.
 
-With Redis (``REDIS_URL``) the site uses Django's ``cached_db`` engine instead, which reads a
-session from the cache.
+It is the engine with Redis too, so that a Redis outage touches no session
+(docs/operations.md, "Redis").
 """
 
 from django.contrib.sessions.backends import db

@@ -136,13 +136,10 @@ if os.environ.get("REDIS_URL"):
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-# Sessions live in the database (a guest's games hang on theirs); with Redis they are read
-# from the cache, written to both, so a request costs no query for its session.
-SESSION_ENGINE = (
-    "django.contrib.sessions.backends.cached_db"
-    if os.environ.get("REDIS_URL")
-    else "solitaire.sessions"  # Django's db engine, its read one statement (sessions.py)
-)
+# Sessions live in the database (a guest's games hang on theirs), Redis or not, so that a
+# Redis outage logs nobody out and costs no page: Django's db engine, its read one statement
+# (solitaire/sessions.py).
+SESSION_ENGINE = "solitaire.sessions"
 #: The request header that carries the client's address when the site runs behind a proxy
 #: (e.g. X-Forwarded-For: its last address, the one the proxy added, is used); empty: the
 #: connection's address.

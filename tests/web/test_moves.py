@@ -4,10 +4,7 @@ import re
 from datetime import timedelta
 
 import pytest
-from django.conf import settings
-from django.contrib.sessions.backends.cached_db import KEY_PREFIX
 from django.contrib.sessions.models import Session
-from django.core.cache import caches
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -234,7 +231,6 @@ class TestMove:
         """A cookie whose session is gone is no session: the next game gets a new one."""
         key = client.session.session_key
         Session.objects.filter(pk=key).update(expire_date=timezone.now() - timedelta(seconds=1))
-        caches[settings.SESSION_CACHE_ALIAS].delete(KEY_PREFIX + key)
         for response in (
             client.get(reverse("pages:play_deal", args=["maria", "7"])),
             client.post(reverse("games:new"), {"variant": "lucas", "deal": "3"}),
@@ -245,17 +241,15 @@ class TestMove:
         assert client.get(response["Location"]).status_code == 200
 
     def test_a_guest_whose_session_has_expired_owns_the_game_no_more(self, client, game):
-        """An expired session is no session: its games are no longer the player's. (With
-        Redis its cached copy expires with it: Django caches a session for its age.)"""
+        """An expired session is no session: its games are no longer the player's."""
         key = client.session.session_key
         Session.objects.filter(pk=key).update(expire_date=timezone.now() - timedelta(seconds=1))
-        caches[settings.SESSION_CACHE_ALIAS].delete(KEY_PREFIX + key)
         response = post_move(client, game, "deal")
         assert response.status_code == 404
         assert log(game) == []
 
     def test_a_move_reads_the_game_by_id_and_owner_once_then_writes(self, client, game):
-        """A move costs the session's read (none with Redis: the cache has it), one read of
+        """A move costs the session's read, one read of
         the game by its id and its owner, then the write (the moves and the game in one
         statement on PostgreSQL)."""
         post_move(client, game, "deal")  # the day's first request renews the session, once

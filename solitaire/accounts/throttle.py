@@ -12,13 +12,13 @@ shared caches Django ships (Redis, Memcached), so two processes never lose a fai
 """
 
 import hashlib
-import ipaddress
 import time
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
+
+from solitaire.limits import client_key as client_address
 
 
 @dataclass(frozen=True)
@@ -33,23 +33,6 @@ class Limit:
 PER_USERNAME = Limit("login-username", failures=5, window=15 * 60)
 #: More per address: players behind one address (a school, an office) share it.
 PER_ADDRESS = Limit("login-address", failures=20, window=15 * 60)
-
-
-def client_address(request: HttpRequest) -> str:
-    """The client's address: the connection's, or behind a proxy its header's last entry
-    (settings.CLIENT_IP_HEADER), the one the proxy itself added; an IPv6 address as its /64."""
-    header = settings.CLIENT_IP_HEADER
-    text = ""
-    if header:
-        text = request.headers.get(header, "").split(",")[-1].strip()
-    text = text or request.META.get("REMOTE_ADDR", "")
-    try:
-        address = ipaddress.ip_address(text)
-    except ValueError:
-        return text[:64] or "unknown"
-    if address.version == 6:
-        return str(ipaddress.ip_network(f"{address}/64", strict=False))
-    return str(address)
 
 
 def wait_seconds(request: HttpRequest, username: str) -> int:

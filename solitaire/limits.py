@@ -1,0 +1,139 @@
+"""Rate limits: how often one client (or one account, one email address) may do a costly thing.
+
+``hit(scope, key, limit, per)`` counts one request of ``key`` in ``scope`` and says whether it
+is allowed: at most ``limit`` in each window of ``per`` seconds. ``client_key(request)`` is the
+client's address (an IPv6 address by its /64, the block one subscriber usually holds), and
+``too_many(request, seconds)`` the answer once a limit is reached: a 429 with Retry-After, as a
+page or, for htmx, as a message in the page's message area.
+
+The counts live in Django's default cache through its public API (``add`` and ``incr``, atomic
+in the shared caches), so every web process sees the same counts once that cache is shared.
+A window is fixed (it starts at a multiple of ``per`` seconds): one counter per key and
+window, which expires with it, and Retry-After is exactly the time to the window's end.
+The figures themselves are settings (settings.LIMITS), described in docs/security.md.
+"""
+
+import hashlib
+import ipaddress
+import math
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import ngettext_lazy
+
+
+def client_key(request: HttpRequest) -> str:
+    """The client's address: the connection's, or behind a proxy the last entry of the header
+    settings.CLIENT_IP_HEADER names (the one the proxy itself added); an IPv6 address as its
+    /64."""
+    header = settings.CLIENT_IP_HEADER
+    text = ""
+    if header:
+        text = request.headers.get(header, "").split(",")[-1].strip()
+    text = text or request.META.get("REMOTE_ADDR", "")
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return text[:64] or "unknown"
+    if address.version == 6:
+        if address.ipv4_mapped:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
+def hit(scope: str, key: str, limit: int, per: int) -> int:
+    """Count one request of ``key`` in ``scope``: 0 if it is within ``limit`` requests per
+    ``per`` seconds, else the seconds until one is allowed again (the request is refused and
+    the caller does nothing)."""
+    now = time.time()
+    window = int(now // per)
+    name = counter_key(scope, key, window)
+    # The counter outlives its window a little: a clock step never makes it vanish early.
+    cache.add(name, 0, per + 5)
+    try:
+        count = cache.incr(name)
+    except ValueError:  # evicted between add and incr: this request is the window's first
+        cache.add(name, 1, per + 5)
+        count = 1
+    if count <= limit:
+        return 0
+    return max(1, math.ceil((window + 1) * per - now))
+
+
+def count(scope: str, key: str, per: int) -> int:
+    """How many requests of ``key`` in ``scope`` the current window of ``per`` seconds has
+    counted (for a check that must not count itself)."""
+    return cache.get(counter_key(scope, key, int(time.time() // per)), 0)
+
+
+def forget(scope: str, key: str, per: int) -> None:
+    """Forget the current window's count of ``key`` in ``scope``."""
+    cache.delete(counter_key(scope, key, int(time.time() // per)))
+
+
+def counter_key(scope: str, key: str, window: int) -> str:
+    """The cache key of one counter. Hashed: a key may be a username or an email address (any
+    character, any length), and some caches take only short ASCII keys."""
+    digest = hashlib.sha256(key.casefold().encode()).hexdigest()[:32]
+    return f"limit:{scope}:{window}:{digest}"
+
+
+#: "Try again in ...", in the largest unit that still says it within half a unit: (up to how
+#: many seconds, the unit's seconds, the sentence).
+WAITS = (
+    (
+        90,
+        1,
+        ngettext_lazy(
+            "Too many requests: try again in %(count)d second.",
+            "Too many requests: try again in %(count)d seconds.",
+            "count",
+        ),
+    ),
+    (
+        90 * 60,
+        60,
+        ngettext_lazy(
+            "Too many requests: try again in %(count)d minute.",
+            "Too many requests: try again in %(count)d minutes.",
+            "count",
+        ),
+    ),
+    (
+        math.inf,
+        3600,
+        ngettext_lazy(
+            "Too many requests: try again in %(count)d hour.",
+            "Too many requests: try again in %(count)d hours.",
+            "count",
+        ),
+    ),
+)
+
+
+def wait_words(seconds: int) -> str:
+    """ "Too many requests: try again in ..." for ``seconds``, in seconds, minutes or hours."""
+    _below, unit, sentence = next(wait for wait in WAITS if seconds < wait[0])
+    return sentence % {"count": math.ceil(seconds / unit)}
+
+
+def too_many(request: HttpRequest, retry_after: int) -> HttpResponse:
+    """The answer to a request over a limit: 429 with Retry-After. A page that says how long to
+    wait; for htmx, only that sentence, put in the page's message area (#announce)."""
+    retry_after = max(1, int(retry_after))
+    context = {"message": wait_words(retry_after), "retry_after": retry_after}
+    htmx = getattr(request, "htmx", None)
+    if htmx and not htmx.history_restore_request:
+        response = render(request, "429.html#message", context, status=429)
+        response["HX-Retarget"] = "#announce"
+        response["HX-Reswap"] = "innerHTML"
+    else:
+        response = render(request, "429.html", context, status=429)
+    response["Retry-After"] = str(retry_after)
+    patch_vary_headers(response, ["HX-Request"])
+    return response

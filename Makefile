@@ -57,12 +57,16 @@ bench: $(STAMP)
 	$(PY) tests/bench/long_game.py
 	$(PY) tests/bench/stats.py
 
-# The solver on the first deals of every game: SECONDS per deal, COUNT deals from START.
-SECONDS ?= 2
-COUNT ?= 50
-START ?= 1
+# The solver on deals of every game it was never tuned on: SECONDS per deal, COUNT deals from
+# START, beside the solver of git revision SOLVER_BASELINE (whose answers are kept in
+# test-artifacts/bench-solver/ and read back: run with ONLY=baseline first to fill them).
+SECONDS ?= 10
+COUNT ?= 30
+START ?= 9001
+SOLVER_BASELINE ?= c118b78
 bench-solver: $(STAMP)
-	$(PY) tests/bench/solver.py --seconds $(SECONDS) --count $(COUNT) --start $(START)
+	$(PY) tests/bench/solver.py --seconds $(SECONDS) --count $(COUNT) --start $(START) \
+		--baseline $(SOLVER_BASELINE) $(if $(ONLY),--only $(ONLY))
 
 # The production server on loopback against PostgreSQL, under simulated players: flat out
 # (the server's capacity: moves per second against a trivial view's requests per second), then

@@ -25,6 +25,15 @@ CHECKPOINT_EVERY = 50
 MAX_PLY = 10_000
 
 
+def clock_text(milliseconds: int) -> str:
+    """A time as a clock shows it: ``m:ss`` or ``h:mm:ss``, whole seconds rounded down."""
+    minutes, seconds = divmod(milliseconds // 1000, 60)
+    hours, minutes = divmod(minutes, 60)
+    if hours:
+        return f"{hours}:{minutes:02}:{seconds:02}"
+    return f"{minutes}:{seconds:02}"
+
+
 def new_public_id() -> str:
     """A random, unguessable id for URLs (16 URL-safe characters, 96 bits)."""
     return secrets.token_urlsafe(12)
@@ -76,9 +85,14 @@ class Game(models.Model):
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     #: The last time the player did something: the clock and "newest first" both use it.
     updated_at = models.DateTimeField(_("last played"), default=timezone.now)
-    seconds_played = models.PositiveIntegerField(_("seconds played"), default=0)
+    #: Time played, to the millisecond: every gap between two of the player's actions, each
+    #: counted at most ``IDLE`` (games/services/play.py), less the time the page reported hidden.
+    milliseconds_played = models.PositiveBigIntegerField(_("time played (ms)"), default=0)
     #: Every move played, including those later undone; ``ply`` counts the log.
     move_count = models.PositiveIntegerField(_("moves played"), default=0)
+    #: How many of the log's ``ply`` moves the automatic moves played: the player's own moves
+    #: are ``ply - automatic_ply`` (``player_moves``).
+    automatic_ply = models.PositiveIntegerField(_("automatic moves"), default=0)
     undo_count = models.PositiveIntegerField(_("undos"), default=0)
     hint_count = models.PositiveIntegerField(_("hints"), default=0)
     ply = models.PositiveIntegerField(_("ply"), default=0)
@@ -91,6 +105,9 @@ class Game(models.Model):
     #: Undone groups of moves, the next one to redo last; each group is the player's move
     #: followed by the automatic moves it set off.
     redo = models.JSONField(_("moves to redo"), default=list, blank=True)
+    #: Moves (notation) proven to win from the snapshot, found after the last change: the
+    #: Finish button plays them out; empty when no win is known for this board.
+    finish = models.JSONField(_("moves that win from here"), default=list, blank=True)
 
     objects = GameQuerySet.as_manager()
 
@@ -137,13 +154,14 @@ class Game(models.Model):
         return self.status in (self.Status.WON, self.Status.GIVEN_UP)
 
     @property
+    def player_moves(self) -> int:
+        """The player's own moves in the log (the automatic moves left out)."""
+        return self.ply - self.automatic_ply
+
+    @property
     def clock(self) -> str:
-        """Time played as ``m:ss`` or ``h:mm:ss``."""
-        minutes, seconds = divmod(self.seconds_played, 60)
-        hours, minutes = divmod(minutes, 60)
-        if hours:
-            return f"{hours}:{minutes:02}:{seconds:02}"
-        return f"{minutes}:{seconds:02}"
+        """Time played as ``m:ss`` or ``h:mm:ss`` (whole seconds, rounded down)."""
+        return clock_text(self.milliseconds_played)
 
     def position(self):
         """The current position, read from the snapshot."""

@@ -10,7 +10,9 @@ The definitions (the statistics page states them too):
 - unfinished: every other game that counts;
 - win rate: won / (won + lost);
 - streaks run over the won and lost games in the order they finished (``finished_at``);
-- a game's moves are the moves of its record: moves taken back by undo do not count.
+- a game's moves are the player's own moves of its record: moves taken back by undo do not
+  count, nor the automatic moves to the foundations (``Game.player_moves``);
+- a game's time is its clock (``Game.milliseconds_played``), to the millisecond.
 
 The number of queries does not grow with the number of games: the figures of every game type
 come from one grouped aggregate, the fastest and shortest wins from one window query each, the
@@ -21,10 +23,10 @@ games' (game type, result) pairs in finish order.
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 
-from django.db.models import Case, Count, IntegerField, Min, Q, QuerySet, Sum, Value, When
+from django.db.models import Case, Count, F, IntegerField, Min, Q, QuerySet, Sum, Value, When
 from django.utils import timezone
 
-from .models import CHECKPOINT_EVERY, Game
+from .models import CHECKPOINT_EVERY, Game, clock_text
 from .models import Move as MoveRow
 from .owners import Owner
 from .rules import VARIANTS, Position, Variant
@@ -41,24 +43,21 @@ RESULTS = {
 }
 
 
-def clock(seconds: float) -> str:
-    """``m:ss`` or ``h:mm:ss``, as the game page's clock shows time played."""
-    minutes, secs = divmod(round(seconds), 60)
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+#: A game's own moves, the player's: the log's moves less the automatic ones.
+PLAYER_MOVES = F("ply") - F("automatic_ply")
 
 
 @dataclass(frozen=True)
 class GameRef:
-    """One game that a figure belongs to, to link to."""
+    """One game that a figure belongs to, to link to: its time and the player's moves."""
 
     public_id: str
-    seconds: int
+    milliseconds: int
     moves: int
 
     @property
     def clock(self) -> str:
-        return clock(self.seconds)
+        return clock_text(self.milliseconds)
 
 
 @dataclass
@@ -76,7 +75,7 @@ class Figures:
     fastest: GameRef | None = None
     fewest: GameRef | None = None
     #: The sums over wins, for the averages.
-    win_seconds: int = 0
+    win_milliseconds: int = 0
     win_moves: int = 0
     clean_wins: int = 0
     weeks: list["Week"] = field(default_factory=list)
@@ -96,12 +95,13 @@ class Figures:
         return None if rate is None else round(rate * 100)
 
     @property
-    def average_seconds(self) -> float | None:
-        return self.win_seconds / self.won if self.won else None
+    def average_milliseconds(self) -> float | None:
+        return self.win_milliseconds / self.won if self.won else None
 
     @property
     def average_clock(self) -> str:
-        return clock(self.win_seconds / self.won) if self.won else ""
+        """The average time of a win, to the nearest second."""
+        return clock_text(round(self.win_milliseconds / self.won / 1000) * 1000) if self.won else ""
 
     @property
     def average_moves(self) -> float | None:
@@ -155,11 +155,11 @@ def statistics(owner: Owner, *, today: date | None = None) -> Statistics:
             played=Count("pk"),
             won=Count("pk", filter=won),
             lost=Count("pk", filter=Q(status__in=LOST)),
-            win_seconds=Sum("seconds_played", filter=won, default=0),
-            win_moves=Sum("ply", filter=won, default=0),
+            win_milliseconds=Sum("milliseconds_played", filter=won, default=0),
+            win_moves=Sum(PLAYER_MOVES, filter=won, default=0),
             clean_wins=Count("pk", filter=won & Q(undo_count=0, hint_count=0)),
-            least_seconds=Min("seconds_played", filter=won),
-            least_moves=Min("ply", filter=won),
+            least_milliseconds=Min("milliseconds_played", filter=won),
+            least_moves=Min(PLAYER_MOVES, filter=won),
         )
         .order_by()
     )
@@ -168,11 +168,11 @@ def statistics(owner: Owner, *, today: date | None = None) -> Statistics:
         if row["variant"] not in VARIANTS:
             continue
         figures = scopes[row["variant"]] = Figures(VARIANTS[row["variant"]])
-        for name in ("played", "won", "lost", "win_seconds", "win_moves", "clean_wins"):
+        for name in ("played", "won", "lost", "win_milliseconds", "win_moves", "clean_wins"):
             setattr(figures, name, row[name])
             setattr(overall, name, getattr(overall, name) + row[name])
         if row["won"]:
-            bests[row["variant"]] = (row["least_seconds"], row["least_moves"])
+            bests[row["variant"]] = (row["least_milliseconds"], row["least_moves"])
 
     _best_wins(games, bests, scopes, overall)
     _streaks(games, scopes, overall)
@@ -188,29 +188,35 @@ def _best_wins(
     overall: Figures,
 ) -> None:
     """The games of each type's fastest win and win in fewest moves (``bests``: the least
-    seconds and moves of a win), the first to reach it on a tie: one query for them all."""
+    milliseconds and player's moves of a win), the first to reach it on a tie: one query for
+    them all."""
     if not bests:
         return
     wanted = Q()
-    for variant, (seconds, moves) in bests.items():
-        wanted |= Q(variant=variant) & (Q(seconds_played=seconds) | Q(ply=moves))
+    for variant, (milliseconds, moves) in bests.items():
+        wanted |= Q(variant=variant) & (Q(milliseconds_played=milliseconds) | Q(player_moves=moves))
     candidates = (
-        games.filter(wanted, status=WON)
+        games.annotate(player_moves=PLAYER_MOVES)
+        .filter(wanted, status=WON)
         .order_by("finished_at", "pk")
-        .values_list("variant", "public_id", "seconds_played", "ply")
+        .values_list("variant", "public_id", "milliseconds_played", "player_moves")
     )
-    for variant, public_id, seconds, moves in candidates:
+    for variant, public_id, milliseconds, moves in candidates:
         figures = scopes[variant]
-        least_seconds, least_moves = bests[variant]
-        game = GameRef(public_id, seconds, moves)
-        if seconds == least_seconds and (figures.fastest is None or moves < figures.fastest.moves):
+        least_milliseconds, least_moves = bests[variant]
+        game = GameRef(public_id, milliseconds, moves)
+        if milliseconds == least_milliseconds and (
+            figures.fastest is None or moves < figures.fastest.moves
+        ):
             figures.fastest = game
-        if moves == least_moves and (figures.fewest is None or seconds < figures.fewest.seconds):
+        if moves == least_moves and (
+            figures.fewest is None or milliseconds < figures.fewest.milliseconds
+        ):
             figures.fewest = game
     fastest = [f.fastest for f in scopes.values() if f.fastest]
     fewest = [f.fewest for f in scopes.values() if f.fewest]
-    overall.fastest = min(fastest, key=lambda g: (g.seconds, g.moves), default=None)
-    overall.fewest = min(fewest, key=lambda g: (g.moves, g.seconds), default=None)
+    overall.fastest = min(fastest, key=lambda g: (g.milliseconds, g.moves), default=None)
+    overall.fewest = min(fewest, key=lambda g: (g.moves, g.milliseconds), default=None)
 
 
 def _streaks(games: QuerySet, scopes: dict[str, Figures], overall: Figures) -> None:
@@ -324,14 +330,17 @@ def deal_record(owner: Owner, game: Game) -> DealRecord | None:
         counted(owner)
         .filter(variant=game.variant, deal=game.deal)
         .exclude(pk=game.pk)
-        .only("public_id", "status", "ply", "seconds_played", "finished_at")
+        .only("public_id", "status", "ply", "automatic_ply", "milliseconds_played", "finished_at")
     )
     if not others:
         return None
     won = [other for other in others if other.status == WON]
-    best = min(won, key=lambda g: (g.ply, g.seconds_played, g.finished_at), default=None)
+    best = min(
+        won, key=lambda g: (g.player_moves, g.milliseconds_played, g.finished_at), default=None
+    )
     return DealRecord(
-        len(others), GameRef(best.public_id, best.seconds_played, best.ply) if best else None
+        len(others),
+        GameRef(best.public_id, best.milliseconds_played, best.player_moves) if best else None,
     )
 
 

@@ -43,16 +43,19 @@ GAME_COLUMNS = (
     "first_move_at",
     "finished_at",
     "updated_at",
-    "seconds_played",
+    "milliseconds_played",
     "move_count",
+    "automatic_ply",
     "undo_count",
     "hint_count",
     "ply",
     "version",
     "snapshot",
     "redo",
+    "finish",
 )
 DATETIMES = frozenset({"created_at", "first_move_at", "finished_at", "updated_at"})
+JSONS = frozenset({"redo", "finish"})
 SELECT_GAME = f"SELECT {', '.join(GAME_COLUMNS)} FROM games_game WHERE public_id = %s AND "
 
 
@@ -105,14 +108,14 @@ def read_game(owner: Owner, public_id: str) -> Game:
 
 def _value(name: str, value):
     """A column's value as the model holds it: an aware datetime (SQLite gives it naive, in
-    UTC), the redo stack decoded (both databases give JSON as text here)."""
+    UTC), the redo stack and the known win decoded (both databases give JSON as text here)."""
     if value is None:
         return None
     if name in DATETIMES:
         if isinstance(value, str):
             value = datetime.fromisoformat(value)
         return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
-    if name == "redo" and isinstance(value, str | bytes):
+    if name in JSONS and isinstance(value, str | bytes):
         return json.loads(value)
     return value
 

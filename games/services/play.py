@@ -40,7 +40,7 @@ from ..rules.played import play as play_one
 
 #: The fields a move, an undo, a redo or a restart may change (the rest are left as they are).
 PLAY_FIELDS = (
-    "seconds_played",
+    "milliseconds_played",
     "updated_at",
     "first_move_at",
     "finished_at",
@@ -50,7 +50,9 @@ PLAY_FIELDS = (
     "status",
     "redo",
     "move_count",
+    "automatic_ply",
     "undo_count",
+    "finish",
 )
 #: A pause longer than this between two actions counts as this long: the player was away.
 IDLE = timedelta(minutes=2)
@@ -307,7 +309,7 @@ def give_up(owner: Owner, public_id: str, ply: int, version: int | None) -> Outc
     game.status = Game.Status.GIVEN_UP
     game.finished_at = now
     game.version += 1
-    fields = ("status", "finished_at", "updated_at", "seconds_played", "version")
+    fields = ("status", "finished_at", "updated_at", "milliseconds_played", "version")
     if not store.save_play(game, fields, read_at):
         raise StalePly(store.read_game(owner, public_id))
     return Outcome(game, game.position(), "given-up")
@@ -403,8 +405,10 @@ def _still_playing(game: Game, changed: frozenset[str] | None) -> frozenset[str]
 
 
 def _tick(game: Game, now: datetime) -> None:
-    """Run the game's clock up to ``now``."""
-    game.seconds_played += int(max(min(now - game.updated_at, IDLE), timedelta(0)).total_seconds())
+    """Run the game's clock up to ``now``: the gap since the last action, to the millisecond,
+    at most ``IDLE``."""
+    gap = max(min(now - game.updated_at, IDLE), timedelta(0))
+    game.milliseconds_played += gap // timedelta(milliseconds=1)
     game.updated_at = now
 
 

@@ -60,7 +60,7 @@ def table_state(game: Game, moves: str, oob: bool = False) -> SafeString:
 def game_info(game: Game, redeals_left: int | None, oob: bool = False) -> SafeString:
     """The counters: moves, time played, the deal and (``redeals_left`` not None, in games with
     redeals) the redeals left."""
-    seconds = game.seconds_played
+    seconds = game.milliseconds_played // 1000
     moves, time, deal, redeals = (
         escape(_("Moves")),
         escape(_("Time")),

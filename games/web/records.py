@@ -86,7 +86,7 @@ def _record_json(game: Game, moves: list[str]) -> str:
         "game": game.public_id,
         "status": game.status,
         "created": game.created_at.isoformat(),
-        "seconds_played": game.seconds_played,
+        "milliseconds_played": game.milliseconds_played,
     }
     if game.owner is not None:
         extra["player"] = game.owner.get_username()

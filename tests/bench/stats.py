@@ -64,7 +64,7 @@ def fill(rng: random.Random):
                 first_move_at=begun,
                 finished_at=begun + timedelta(seconds=seconds) if finished else None,
                 updated_at=begun + timedelta(seconds=seconds),
-                seconds_played=seconds,
+                milliseconds_played=seconds * 1000,
                 move_count=rng.randrange(50, 900),
                 ply=rng.randrange(50, 600),
                 undo_count=rng.choice([0, 0, 0, 1, 5]),

@@ -104,7 +104,7 @@ class TestAnswerParts:
         assert '<input type="hidden" name="version" value="9">' in html
 
     def test_the_counters_show_redeals_only_in_games_that_have_them(self):
-        game = Game(ply=3, seconds_played=75, deal="42")
+        game = Game(ply=3, milliseconds_played=75_999, deal="42")
         html = game_info(game, None)
         assert "<dd data-moves>3</dd>" in html and ">1:15</time>" in html and "<dd>42</dd>" in html
         assert "Redeals left" not in html

@@ -46,7 +46,7 @@ def test_no_index_of_the_games_holds_what_a_move_changes():
         indexes = [row[0] for row in cursor.fetchall()]
         cursor.execute("SELECT reloptions FROM pg_class WHERE relname = 'games_game'")
         options = cursor.fetchone()[0]
-    changed = ("updated_at", "ply", "version", "snapshot", "seconds_played", "move_count")
+    changed = ("updated_at", "ply", "version", "snapshot", "milliseconds_played", "move_count")
     assert not [d for d in indexes if any(f"({c}" in d or f" {c}" in d for c in changed)]
     assert options == ["fillfactor=80"]
 

@@ -173,11 +173,12 @@ class TestFigures:
 
     def test_fastest_win_is_the_one_with_least_time(self, client, player):
         slow, fast = won(player), won(player)
-        slow.seconds_played, fast.seconds_played = 600, 300
-        Game.objects.bulk_update([slow, fast], ["seconds_played"])
+        slow.milliseconds_played, fast.milliseconds_played = 600_400, 299_800
+        Game.objects.bulk_update([slow, fast], ["milliseconds_played"])
         figures = stats.statistics(player).overall
         assert figures.fastest.public_id == fast.public_id
-        assert figures.average_seconds == 450
+        assert figures.fastest.clock == "4:59"
+        assert figures.average_milliseconds == 450_100
         assert figures.average_clock == "7:30"
 
     def test_each_game_type_has_its_own_figures(self, client, player):

@@ -137,7 +137,7 @@ def twins() -> tuple[Game, Game]:
 def change(game: Game, now) -> list[store.NewMove]:
     """A move's change to ``game`` (as the services make it): the rows it adds."""
     game.updated_at = now
-    game.seconds_played += 3
+    game.milliseconds_played += 3250
     game.ply += 2
     game.move_count += 2
     game.version += 1

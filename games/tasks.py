@@ -1,32 +1,250 @@
 """Background work, run by the worker (``manage.py db_worker``): the solver's searches, which
 take up to seconds each and so never run inside a web request. The site queues them
-(games/services/assist.py); what they write is an analysis or a winnable deal, never a game."""
+(games/services/assist.py); what they write is an analysis or a winnable deal, never a game.
+
+The queue is django-tasks-db's table of task rows, which a worker takes in the order of
+priority (highest first), then of queueing. A search's task carries a digest of the client
+that asked (``client``), so the queue can be counted per client: the services give each
+search a priority that falls with the number its client already has waiting, so that one
+client's many never stand in front of another's first.
+
+A worker killed mid-search (``kill -9``, a machine lost) cannot say so. While it searches, a
+thread of its own beats: it writes the seconds searched so far on the analysis every
+``BEAT`` seconds. A running task whose last beat (or, before the first, its start) is older
+than ``settings.SOLVER_LEASE_SECONDS`` is taken as lost (``lost_runs``): its row is marked
+failed through django-tasks-db's own ``set_failed`` and its search is queued once more, or,
+the second time, answered as failed. Whoever comes next does this: the page asking for the
+answer, the next search asked for, the next task a worker takes.
+"""
+
+import hashlib
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
-from django.tasks import task
+from django.db import DatabaseError, connection, transaction
+from django.db.models import QuerySet
+from django.tasks import TaskContext, task
+from django.tasks.base import TASK_MIN_PRIORITY
 from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 
 from .models import Analysis, WinnableDeal
 from .rules import Record, RecordError, position_from_text, replay
 from .rules.solver import find_winnable, heuristic_move, solve
 
+#: Seconds between two beats of a running search.
+BEAT = 1.0
+#: A search's task is run at most this many times (a first run and one more after a worker
+#: was lost under it); then the player is told it stopped.
+RUNS = 2
 
-@task()
-def search(analysis_id: int) -> str:
-    """Answer a hint or a "can this still be won?" (a ``games.models.Analysis``)."""
-    return run_search(analysis_id)
+
+class WorkerLost(Exception):
+    """What a task row lost with its worker is marked failed with."""
+
+
+@task(takes_context=True)
+def search(context: TaskContext, analysis_id: int, client: str = "") -> str:
+    """Answer a hint or a "can this still be won?" (a ``games.models.Analysis``). ``client``
+    is the asking client's digest, read only by the queue's counts."""
+    recover_lost()
+    return run_search(analysis_id, context.task_result.started_at)
 
 
 @task()
 def find_winnable_deals(variant: str, start: int, count: int, seconds: float) -> list[int]:
     """Search deals ``start``..``start + count - 1`` of ``variant`` for wins, ``seconds`` each,
     and store those whose moves replay to a win; the deal numbers stored."""
+    recover_lost()
     return store_winnable(variant, find_winnable(variant, start, count, seconds))
 
 
-def run_search(analysis_id: int) -> str:
+# -- the queue ------------------------------------------------------------------------------
+
+
+def client_digest(client: str) -> str:
+    """What a search's task keeps of its client: a digest, not an address."""
+    return hashlib.sha256(client.encode()).hexdigest()[:16]
+
+
+def waiting_searches() -> QuerySet:
+    """The searches queued and not yet taken by a worker."""
+    return DBTaskResult.objects.ready().filter(task_path=search.module_path)
+
+
+def queue_search(analysis: Analysis, client: str, base: int) -> int:
+    """Queue the search of ``analysis`` for ``client`` (a digest): its priority is ``base``
+    less two for every search the client has waiting already. The priority given."""
+    waiting = waiting_searches().filter(args_kwargs__kwargs__client=client).count()
+    priority = max(TASK_MIN_PRIORITY + 1, base - 2 * waiting)
+    search.using(priority=priority).enqueue(analysis.pk, client=client)
+    return priority
+
+
+def runs_of(analysis_id: int) -> list[DBTaskResult]:
+    """The task rows of one analysis's search, the latest last."""
+    return list(
+        DBTaskResult.objects.filter(
+            task_path=search.module_path, args_kwargs__args__0=analysis_id
+        ).order_by("enqueued_at")
+    )
+
+
+def drop_waiting(analysis_ids: list[int]) -> int:
+    """Take the searches of ``analysis_ids`` that no worker has started off the queue."""
+    if not analysis_ids:
+        return 0
+    deleted, _kinds = waiting_searches().filter(args_kwargs__args__0__in=analysis_ids).delete()
+    return deleted
+
+
+def deal_searches_under_way() -> set[str]:
+    """The games whose search for winnable deals is queued or running."""
+    under_way = DBTaskResult.objects.filter(
+        task_path=find_winnable_deals.module_path, status__in=["READY", "RUNNING"]
+    ).values_list("args_kwargs", flat=True)
+    return {args["args"][0] for args in under_way if args["args"]}
+
+
+def drained_per_second(now: datetime) -> float:
+    """Searches the workers finished in the last minute, per second."""
+    done = DBTaskResult.objects.filter(
+        task_path=search.module_path, finished_at__gte=now - timedelta(minutes=1)
+    ).count()
+    return done / 60
+
+
+# -- a worker lost mid-search ---------------------------------------------------------------
+
+
+def last_sign_of_life(run: DBTaskResult, analysis: Analysis | None) -> datetime:
+    """When the worker running ``run`` was last heard of: its last beat, else its start."""
+    started = run.started_at or run.enqueued_at
+    if analysis is not None and analysis.status == Analysis.Status.RUNNING:
+        return started + timedelta(seconds=analysis.seconds)
+    return started
+
+
+def is_lost(run: DBTaskResult, analysis: Analysis | None, now: datetime) -> bool:
+    """Whether ``run`` (a RUNNING task row) has been silent for longer than the lease."""
+    lease = timedelta(seconds=settings.SOLVER_LEASE_SECONDS)
+    if run.task_path == find_winnable_deals.module_path:
+        # No beat: the lease is the search's whole budget, twice over.
+        _variant, _start, count, seconds = run.args_kwargs["args"]
+        return (run.started_at or run.enqueued_at) + 2 * timedelta(seconds=count * seconds) + (
+            lease
+        ) < now
+    return last_sign_of_life(run, analysis) + lease < now
+
+
+def recover_lost(now: datetime | None = None) -> int:
+    """Mark every task row whose worker was lost as failed, and queue its search again once
+    (or answer it as failed); the number of rows recovered."""
+    now = now or timezone.now()
+    ours = [search.module_path, find_winnable_deals.module_path]
+    running = list(DBTaskResult.objects.running().filter(task_path__in=ours))
+    searched = {run.args_kwargs["args"][0]: run for run in running if run.task_path == ours[0]}
+    analyses = Analysis.objects.in_bulk(list(searched))
+    recovered = 0
+    for run in running:
+        analysis = analyses.get(run.args_kwargs["args"][0]) if run.task_path == ours[0] else None
+        if is_lost(run, analysis, now):
+            recovered += give_up_run(run.pk, now)
+    return recovered
+
+
+def give_up_run(run_id, now: datetime) -> int:
+    """Mark the running task row ``run_id`` failed (its worker lost) and settle its search;
+    1 if this call did, 0 if someone else had."""
+    with transaction.atomic():
+        run = DBTaskResult.objects.select_for_update().filter(pk=run_id).first()
+        if run is None or run.status != "RUNNING":
+            return 0
+        run.set_failed(WorkerLost("the worker stopped while running this task"))
+        if run.task_path == search.module_path:
+            settle(run.args_kwargs["args"][0], run, now)
+    return 1
+
+
+def settle(analysis_id: int, run: DBTaskResult, now: datetime) -> None:
+    """The search of ``analysis_id`` lost its run ``run``: queued again at the same priority
+    if it has run fewer than RUNS times, else answered as failed."""
+    analysis = Analysis.objects.select_for_update().filter(pk=analysis_id).first()
+    if analysis is None or analysis.status not in (
+        Analysis.Status.QUEUED,
+        Analysis.Status.RUNNING,
+    ):
+        return
+    if len(runs_of(analysis_id)) < RUNS:
+        analysis.status, analysis.seconds = Analysis.Status.QUEUED, 0
+        analysis.save(update_fields=["status", "seconds"])
+        client = run.args_kwargs["kwargs"].get("client", "")
+        search.using(priority=run.priority).enqueue(analysis_id, client=client)
+    else:
+        analysis.status, analysis.finished_at = Analysis.Status.FAILED, now
+        analysis.save(update_fields=["status", "finished_at"])
+
+
+def check_pending(analysis: Analysis, now: datetime | None = None) -> Analysis:
+    """``analysis`` as it stands once a lost worker under it (or a run that ended without an
+    answer) is dealt with; asked by the page that waits for it."""
+    now = now or timezone.now()
+    lease = timedelta(seconds=settings.SOLVER_LEASE_SECONDS)
+    pending = (Analysis.Status.QUEUED, Analysis.Status.RUNNING)
+    if analysis.status not in pending or analysis.created_at + lease > now:
+        return analysis
+    runs = runs_of(analysis.pk)
+    latest = runs[-1] if runs else None
+    if latest is None or latest.status == "READY":
+        return analysis
+    if latest.status == "RUNNING":
+        if is_lost(latest, analysis, now):
+            give_up_run(latest.pk, now)
+    else:
+        # The run ended (an error in the search) without writing an answer.
+        with transaction.atomic():
+            settle(analysis.pk, latest, now)
+    analysis.refresh_from_db()
+    return analysis
+
+
+@contextmanager
+def beating(analysis_id: int, started: datetime) -> Iterator[None]:
+    """While the block runs, a thread writes the seconds since ``started`` on the analysis
+    every BEAT seconds (its own connection, closed at the end): the worker is alive."""
+    done = threading.Event()
+
+    def beat() -> None:
+        try:
+            while not done.wait(BEAT):
+                seconds = (timezone.now() - started).total_seconds()
+                try:
+                    Analysis.objects.filter(pk=analysis_id, status=Analysis.Status.RUNNING).update(
+                        seconds=seconds
+                    )
+                except DatabaseError:
+                    continue  # a locked database: the next beat tries again
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=beat, name=f"beat-{analysis_id}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+
+
+# -- the searches ---------------------------------------------------------------------------
+
+
+def run_search(analysis_id: int, started: datetime | None = None) -> str:
     """Search the board of a queued analysis and store the answer; its status after."""
+    started = started or timezone.now()
     with transaction.atomic():
         analysis = (
             Analysis.objects.select_for_update().select_related("game").filter(pk=analysis_id)
@@ -40,17 +258,19 @@ def run_search(analysis_id: int) -> str:
             analysis.save(update_fields=["status", "finished_at"])
             return analysis.status
         analysis.status = Analysis.Status.RUNNING
-        analysis.save(update_fields=["status"])
+        analysis.seconds = (timezone.now() - started).total_seconds()
+        analysis.save(update_fields=["status", "seconds"])
         snapshot = game.snapshot
     # The search holds no lock: the player may play on meanwhile (the answer is then stale).
     position = position_from_text(snapshot)
     hint = analysis.kind == Analysis.Kind.HINT
     seconds = settings.SOLVER_HINT_SECONDS if hint else settings.SOLVER_ANALYSIS_SECONDS
-    result = solve(position, seconds=seconds)
-    moves = [str(m) for m in result.moves]
-    if hint and result.status != Analysis.Status.WON:
-        guess = heuristic_move(position)
-        moves = [str(guess)] if guess is not None else []
+    with beating(analysis_id, started):
+        result = solve(position, seconds=seconds)
+        moves = [str(m) for m in result.moves]
+        if hint and result.status != Analysis.Status.WON:
+            guess = heuristic_move(position)
+            moves = [str(guess)] if guess is not None else []
     Analysis.objects.filter(pk=analysis_id, status=Analysis.Status.RUNNING).update(
         status=result.status,
         moves=moves,

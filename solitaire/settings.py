@@ -272,7 +272,15 @@ TASKS = {
 SOLVER_HINT_SECONDS = float(os.environ.get("SOLVER_HINT_SECONDS", "1"))
 #: Seconds "Can this still be won?" searches from the current position.
 SOLVER_ANALYSIS_SECONDS = float(os.environ.get("SOLVER_ANALYSIS_SECONDS", "10"))
-#: Searches (hints and analyses together) a player may have waiting or running at once.
-SOLVER_PENDING_PER_PLAYER = int(os.environ.get("SOLVER_PENDING_PER_PLAYER", "1"))
+# The queue of searches (games/tasks.py, docs/architecture.md "Searches"). A player has one
+# search at a time: a newer one replaces the older.
+#: Searches waiting for a worker, site-wide, past which a new one is refused "busy" at once.
+SOLVER_QUEUE_LIMIT = int(os.environ.get("SOLVER_QUEUE_LIMIT", "40"))
+#: Searches one client (an account, else an address, IPv6 by /64) may ask for, as (how many,
+#: per seconds); past it a 429 with Retry-After.
+SOLVER_SEARCHES_PER_CLIENT = (int(os.environ.get("SOLVER_SEARCHES_PER_MINUTE", "30")), 60)
+#: Seconds a running search may go unheard (its worker beats every second) before its worker
+#: is taken as lost: the search is queued again once, then answered as failed.
+SOLVER_LEASE_SECONDS = float(os.environ.get("SOLVER_LEASE_SECONDS", "5"))
 #: Seconds the search for winnable deals spends on each deal it tries.
 SOLVER_DEAL_SECONDS = float(os.environ.get("SOLVER_DEAL_SECONDS", "2"))

@@ -14,12 +14,14 @@ game's ``hint_count``, and so does "Finish"; the statistics' "wins without undo 
 leave such games out.
 """
 
+import math
 import random
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F, QuerySet
+from django.tasks.base import TASK_MIN_PRIORITY
 from django.utils import timezone
 
 from .. import tasks
@@ -29,17 +31,26 @@ from ..rules import Move
 from ..rules.solver import solutions
 from .play import GameError, Outcome, StalePly, play_out, read_for_play
 
-#: A search still waiting or running after this long is taken as lost (a worker stopped): it
-#: no longer counts against the player's limit, and asking again queues a new one.
+#: A search still waiting or running after this long is taken as lost (no worker took it, or
+#: one overran it): the page says no answer came, and asking again queues a new one. A worker
+#: lost mid-search is found much sooner, by its missing beat (games.tasks).
 ABANDONED = timedelta(minutes=2)
 #: Fewer unplayed winnable deals than this for a player: search for more in the background.
 LOW_WATER = 5
 #: Deals tried by one background search for winnable deals.
 DEAL_BATCH = 10
+#: The queue's priorities: a hint before an analysis of the same standing; the search for
+#: winnable deals only when no player waits.
+HINT_PRIORITY, ANALYSIS_PRIORITY, TOP_UP_PRIORITY = 0, -1, TASK_MIN_PRIORITY
 
 
 class SearchBusy(GameError):
-    """The player already waits for as many searches as they may."""
+    """The site's queue of searches is full: asked again in ``retry_after`` seconds, a search
+    has room."""
+
+    def __init__(self, game: Game, retry_after: int) -> None:
+        super().__init__(game)
+        self.retry_after = retry_after
 
 
 class NoWinKnown(GameError):
@@ -49,13 +60,27 @@ class NoWinKnown(GameError):
 # -- asking ---------------------------------------------------------------------------------
 
 
-@transaction.atomic
-def ask(owner: Owner, public_id: str, ply: int, version: int | None, kind: str) -> Analysis:
+def ask(
+    owner: Owner, public_id: str, ply: int, version: int | None, kind: str, client: str = ""
+) -> Analysis:
     """The search of ``kind`` for the board the player saw, queued unless one is there already.
 
+    A newer search of a player replaces their older ones still waiting or running (on any
+    game): those are stopped, and their pages say so. ``client`` says who asks, for the
+    queue's fair order (an account, else the client's address): its searches already waiting
+    put this one behind other clients' first.
+
     Counts one hint on the game. StalePly when the board is not the game's now, GameOver for a
-    finished game, SearchBusy when the player already waits for other searches.
+    finished game, SearchBusy (and nothing changed) when the site's queue is full.
     """
+    tasks.recover_lost()
+    with transaction.atomic():
+        return ask_in_transaction(owner, public_id, ply, version, kind, client)
+
+
+def ask_in_transaction(
+    owner: Owner, public_id: str, ply: int, version: int | None, kind: str, client: str
+) -> Analysis:
     game = read_for_play(owner, public_id, ply, version)
     # Counted only on the board read (the version check); the update holds the game's row
     # until this transaction ends, so two asks on one game are answered one after the other.
@@ -68,36 +93,52 @@ def ask(owner: Owner, public_id: str, ply: int, version: int | None, kind: str) 
         status=Analysis.Status.STALE, finished_at=now
     )
     analysis = game.analyses.filter(kind=kind, version=game.version).first()
-    if analysis is not None and abandoned(analysis, now):
+    if analysis is not None and (abandoned(analysis, now) or replaced(analysis, game)):
         analysis.delete()
         analysis = None
+    older = pending_of(owner)
+    if analysis is not None:
+        older = older.exclude(pk=analysis.pk)
+    stopped = list(older.values_list("pk", flat=True))
+    Analysis.objects.filter(pk__in=stopped).update(status=Analysis.Status.STALE, finished_at=now)
+    tasks.drop_waiting(stopped)
     if analysis is None:
-        waiting = _pending_of_player(game, now).count()
-        if waiting >= settings.SOLVER_PENDING_PER_PLAYER:
-            raise SearchBusy(game)
-        analysis = _known_win(game, kind) or _queue(game, kind)
+        analysis = _known_win(game, kind) or _queue(game, kind, client, now)
     return analysis
 
 
 def answer_of(game: Game, kind: str, version: int) -> Analysis | None:
     """The search of ``kind`` asked for at ``version`` of ``game`` (the player's, read by
-    owner), if any."""
-    return game.analyses.filter(kind=kind, version=version).first()
+    owner), if any; one whose worker was lost is first queued again or answered as failed."""
+    analysis = game.analyses.filter(kind=kind, version=version).first()
+    return tasks.check_pending(analysis) if analysis is not None else None
 
 
-def _pending_of_player(game: Game, now) -> QuerySet:
-    return Analysis.objects.pending().filter(
-        game__owner=game.owner,
-        game__session_key=game.session_key,
-        created_at__gt=now - ABANDONED,
-    )
+def pending_of(owner: Owner) -> QuerySet:
+    """The player's searches waiting or running, on any of their games."""
+    return Analysis.objects.pending().filter(game__in=Game.objects.owned_by(owner).values("pk"))
 
 
 def abandoned(analysis: Analysis, now) -> bool:
+    """Whether ``analysis`` will never be answered: pending for too long, or failed."""
     pending = analysis.status in (Analysis.Status.QUEUED, Analysis.Status.RUNNING)
     return (pending and analysis.created_at <= now - ABANDONED) or (
         analysis.status == Analysis.Status.FAILED
     )
+
+
+def replaced(analysis: Analysis, game: Game) -> bool:
+    """Whether ``analysis`` was stopped by a newer search of its player, ``game`` unchanged."""
+    return analysis.status == Analysis.Status.STALE and analysis.version == game.version
+
+
+def busy_for(now) -> int:
+    """Seconds until the full queue has room again: the time the workers, at the pace of the
+    last minute, take to answer half of it (at least 2, at most 60)."""
+    waiting = tasks.waiting_searches().count()
+    pace = tasks.drained_per_second(now)
+    seconds = waiting / 2 / pace if pace else waiting / 2 * settings.SOLVER_HINT_SECONDS
+    return min(60, max(2, math.ceil(seconds)))
 
 
 def _known_win(game: Game, kind: str) -> Analysis | None:
@@ -118,11 +159,13 @@ def _known_win(game: Game, kind: str) -> Analysis | None:
     )
 
 
-def _queue(game: Game, kind: str) -> Analysis:
+def _queue(game: Game, kind: str, client: str, now) -> Analysis:
+    if tasks.waiting_searches().count() >= settings.SOLVER_QUEUE_LIMIT:
+        raise SearchBusy(game, busy_for(now))
     analysis = Analysis.objects.create(game=game, kind=kind, ply=game.ply, version=game.version)
     # In the same transaction as the row: both are stored, or neither.
-    priority = 10 if kind == Analysis.Kind.HINT else 0
-    tasks.search.using(priority=priority).enqueue(analysis.pk)
+    base = HINT_PRIORITY if kind == Analysis.Kind.HINT else ANALYSIS_PRIORITY
+    tasks.queue_search(analysis, tasks.client_digest(client), base)
     return analysis
 
 
@@ -173,17 +216,12 @@ def winnable_deal(owner: Owner, variant: str) -> int | None:
 
 
 def top_up(variant: str) -> bool:
-    """Queue a search for more winnable deals of ``variant``, unless one is queued already."""
-    from django_tasks_db.models import DBTaskResult
-
-    find_winnable_deals = tasks.find_winnable_deals
-    waiting = DBTaskResult.objects.filter(
-        task_path=find_winnable_deals.module_path, status__in=["READY", "RUNNING"]
-    ).values_list("args_kwargs", flat=True)
-    if any(args["args"][:1] == [variant] for args in waiting):
+    """Queue a search for more winnable deals of ``variant``, unless one is under way already:
+    at most one per game at a time, however many ask, and only run when no player waits."""
+    if variant in tasks.deal_searches_under_way():
         return False
     start = random.randint(1, 10**9 - DEAL_BATCH)
-    find_winnable_deals.using(priority=-10).enqueue(
+    tasks.find_winnable_deals.using(priority=TOP_UP_PRIORITY).enqueue(
         variant, start, DEAL_BATCH, settings.SOLVER_DEAL_SECONDS
     )
     return True

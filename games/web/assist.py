@@ -12,6 +12,7 @@ Games are looked up by owner as everywhere: another player's game id is a 404.
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -21,6 +22,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
+
+from solitaire import limits
 
 from ..models import Analysis, Game
 from ..rules import DEAL, REDEAL, Move
@@ -71,19 +74,51 @@ def _search(request: HttpRequest, public_id: str, kind: str) -> HttpResponse:
     board = seen(request)
     if board is None:
         return _incomplete(request, game_or_404(request, public_id), kind)
+    client = search_client(request)
+    wait = limits.hit("search", client, *settings.SOLVER_SEARCHES_PER_CLIENT)
+    if wait:
+        return _refused(request, game_or_404(request, public_id), kind, wait, status=429)
     try:
-        asked = assist.ask(owner_of(request), public_id, *board, kind)
+        asked = assist.ask(owner_of(request), public_id, *board, kind, client)
     except Game.DoesNotExist:
         raise Http404(_("There is no such game.")) from None
     except play.StalePly as stale:
         said = _("The board had moved on before you asked: ask again on the board as it is now.")
         return _show(request, stale.game, kind, Answer("stale", said))
+    except assist.SearchBusy as busy:
+        return _refused(request, busy.game, kind, busy.retry_after, status=503)
     except play.GameError as error:
         return _show(request, error.game, kind, Answer("refused", error_words(error)), status=409)
     game = asked.game
     if not request.htmx:
         return redirect(f"{_url(kind, game)}?version={asked.version}")
     return _show(request, game, kind, answer(game, asked))
+
+
+def search_client(request: HttpRequest) -> str:
+    """Who asks, for the limit on searches and the queue's fair order: the account, else the
+    client's address (a guest's session costs nothing to make, an address does)."""
+    if request.user.is_authenticated:
+        return f"account:{request.user.pk}"
+    return limits.client_key(request)
+
+
+def _refused(
+    request: HttpRequest, game: Game, kind: str, seconds: int, status: int
+) -> HttpResponse:
+    """Not searched: too many searches from this client (429) or the site's queue is full
+    (503); either way with Retry-After, and nothing changed."""
+    if status == 429:
+        said = limits.wait_words(seconds)
+    else:
+        said = ngettext(
+            "The solver is busy: try again in %(seconds)d second.",
+            "The solver is busy: try again in %(seconds)d seconds.",
+            seconds,
+        ) % {"seconds": seconds}
+    response = _show(request, game, kind, Answer("busy", said), status=status)
+    response["Retry-After"] = str(seconds)
+    return response
 
 
 def _incomplete(request: HttpRequest, game: Game, kind: str) -> HttpResponse:
@@ -136,6 +171,8 @@ def answer(game: Game, analysis: Analysis | None) -> Answer:
     """The answer to show for ``analysis`` on ``game`` as it is now."""
     if analysis is None:
         return Answer("none", _("Nothing was asked about this board."))
+    if assist.replaced(analysis, game):
+        return Answer("replaced", _("You asked for another search since: this one was stopped."))
     if analysis.version != game.version or analysis.status == Analysis.Status.STALE:
         return Answer(
             "stale",
@@ -149,7 +186,7 @@ def answer(game: Game, analysis: Analysis | None) -> Answer:
             )
         return Answer("pending", _("Thinking…"), pending=True, version=analysis.version)
     if analysis.status == Analysis.Status.FAILED:
-        return Answer("failed", _("The search failed. Try again."))
+        return Answer("failed", _("The search stopped before it had an answer: ask again."))
     position = game.position()
     move = Move.parse(analysis.moves[0]) if analysis.moves else None
     said = move_words(position, move) if move is not None else ""

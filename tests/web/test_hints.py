@@ -149,20 +149,49 @@ class TestWithoutJavaScript:
         assert f'href="{url("game", game)}"' in done
 
 
-class TestLimits:
-    def test_a_player_waits_for_one_search_before_asking_another(self, client):
+class TestOneSearchAtATime:
+    def test_a_newer_search_replaces_the_older_one_still_waiting(self, client):
         first = near_win(client, 20)
         second = start(client, "forty-thieves", 2)
         ask(client, "analysis", first)
         response = ask(client, "hint", second)
-        assert response.status_code == 409
-        assert "still under way" in said(response)
+        assert response.status_code == 200
+        assert "Thinking" in said(response)
+        # The older search is stopped: its page says so, quietly, and stops asking.
+        older = answer(client, "analysis", first, first.version)
+        assert older.status_code == 200
+        assert said(older) == "You asked for another search since: this one was stopped."
+        assert "hx-trigger" not in older.content.decode()
+        # Only the newer one is left for the worker.
+        assert DBTaskResult.objects.count() == 1
         run_worker()
+        assert Move.parse(shown_move(answer(client, "hint", second, second.version))["move"])
+        assert "stopped" in said(answer(client, "analysis", first, first.version))
+
+    def test_asking_again_where_a_search_was_replaced_searches_again(self, client):
+        first = near_win(client, 20)
+        second = start(client, "forty-thieves", 2)
+        ask(client, "analysis", first)
+        ask(client, "hint", second)
+        again = ask(client, "analysis", first)
+        assert "Thinking" in said(again)
+        # The hint on the second game is the one replaced now.
+        assert "stopped" in said(answer(client, "hint", second, second.version))
+        run_worker()
+        assert said(answer(client, "analysis", first, first.version)).startswith("Yes")
+
+    def test_a_search_already_running_is_replaced_too(self, client):
+        first = near_win(client, 20)
+        second = start(client, "forty-thieves", 2)
+        ask(client, "analysis", first)
+        Analysis.objects.update(status=Analysis.Status.RUNNING)  # a worker has it
         assert ask(client, "hint", second).status_code == 200
+        assert "stopped" in said(answer(client, "analysis", first, first.version))
 
     def test_another_players_search_does_not_hold_one_up(self, client, other_client):
         ask(client, "analysis", near_win(client, 20))
         assert ask(other_client, "hint", near_win(other_client, 20)).status_code == 200
+        assert Analysis.objects.pending().count() == 2
 
 
 @pytest.mark.parametrize("moves_left", [1, 3])

@@ -1,0 +1,180 @@
+"""The queue of searches: bounded site-wide (past the bound a search is refused "busy" at once,
+503 with Retry-After, and nothing changes), limited per client (429 with Retry-After), and
+fair: one client's many searches never stand in front of another client's first. A client is
+an account, else an address (IPv6 by its /64): a guest's session costs nothing to make. The
+real worker takes the searches, one at a time here, in the order the queue gives them."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+from django_tasks_db.models import DBTaskResult
+
+from games.services import assist
+
+from .conftest import start, url
+from .solver_support import answer, ask, near_win, run_worker, said
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def guest(address: str) -> Client:
+    """A new guest (a session of their own) coming from ``address``."""
+    return Client(REMOTE_ADDR=address)
+
+
+def run_one_task() -> None:
+    """Let the real worker take one task, the one the queue puts first."""
+    call_command("db_worker", "--batch", "--no-startup-delay", "--max-tasks", "1", verbosity=0)
+
+
+def answered(game) -> bool:
+    return not game.analyses.pending().exists()
+
+
+class TestTheBound:
+    def test_past_the_bound_a_search_is_refused_busy_at_once(self, settings):
+        settings.SOLVER_QUEUE_LIMIT = 2
+        players = [guest(f"10.0.0.{n}") for n in (1, 2, 3)]
+        games = [start(player, "forty-thieves", n) for n, player in enumerate(players, 1)]
+        for player, game in zip(players[:2], games[:2], strict=True):
+            assert ask(player, "hint", game).status_code == 200
+        refused = ask(players[2], "hint", games[2])
+        assert refused.status_code == 503
+        seconds = int(refused["Retry-After"])
+        assert 2 <= seconds <= 60
+        assert said(refused) == f"The solver is busy: try again in {seconds} seconds."
+        # Nothing changed: not counted, not queued.
+        games[2].refresh_from_db()
+        assert games[2].hint_count == 0
+        assert not games[2].analyses.exists()
+        assert DBTaskResult.objects.count() == 2
+
+    def test_once_the_queue_drains_the_search_is_taken(self, settings):
+        settings.SOLVER_QUEUE_LIMIT = 1
+        first, second = guest("10.0.0.1"), guest("10.0.0.2")
+        ask(first, "hint", start(first))
+        game = start(second, "forty-thieves", 2)
+        assert ask(second, "hint", game).status_code == 503
+        run_worker()
+        assert "Thinking" in said(ask(second, "hint", game))
+
+    def test_without_javascript_busy_is_a_page_that_says_when_to_come_back(self, settings):
+        settings.SOLVER_QUEUE_LIMIT = 0
+        player = guest("10.0.0.1")
+        game = start(player)
+        refused = ask(player, "analysis", game, htmx=False)
+        assert refused.status_code == 503
+        assert "Retry-After" in refused
+        page = refused.content.decode()
+        assert "The solver is busy: try again in" in page
+        assert f'href="{url("game", game)}"' in page
+        assert 'http-equiv="refresh"' not in page
+
+    def test_a_hint_known_from_a_win_needs_no_room_in_the_queue(self, client, settings):
+        game = near_win(client, 5)
+        ask(client, "analysis", game)
+        run_worker()
+        settings.SOLVER_QUEUE_LIMIT = 0
+        response = ask(client, "hint", game)
+        assert response.status_code == 200
+        assert said(response).startswith("This move leads to a win")
+
+
+class TestPerClient:
+    def test_past_its_limit_a_client_is_told_to_wait(self, settings):
+        settings.SOLVER_SEARCHES_PER_CLIENT = (2, 60)
+        player = guest("10.0.0.1")
+        game = start(player)
+        for _n in range(2):
+            assert ask(player, "hint", game).status_code == 200
+        refused = ask(player, "hint", game)
+        assert refused.status_code == 429
+        seconds = int(refused["Retry-After"])
+        assert 1 <= seconds <= 60
+        assert said(refused).startswith("Too many requests: try again in")
+        game.refresh_from_db()
+        assert game.hint_count == 2
+
+    def test_fresh_guests_from_one_address_share_its_limit(self, settings):
+        settings.SOLVER_SEARCHES_PER_CLIENT = (2, 60)
+        statuses = []
+        for deal in (1, 2, 3):
+            player = guest("10.0.0.1")
+            statuses.append(ask(player, "hint", start(player, "forty-thieves", deal)).status_code)
+        assert statuses == [200, 200, 429]
+        other = guest("10.0.0.2")
+        assert ask(other, "hint", start(other)).status_code == 200
+
+    def test_an_ipv6_client_is_its_64_block(self, settings):
+        settings.SOLVER_SEARCHES_PER_CLIENT = (1, 60)
+        first, second = guest("2001:db8:1:2::10"), guest("2001:db8:1:2:ffff::1")
+        assert ask(first, "hint", start(first)).status_code == 200
+        assert ask(second, "hint", start(second)).status_code == 429
+        elsewhere = guest("2001:db8:1:3::10")
+        assert ask(elsewhere, "hint", start(elsewhere)).status_code == 200
+
+    def test_an_account_is_a_client_of_its_own(self, settings):
+        settings.SOLVER_SEARCHES_PER_CLIENT = (1, 60)
+        flooder = guest("10.0.0.1")
+        ask(flooder, "hint", start(flooder))
+        get_user_model().objects.create_user("alice", "", "a long pass phrase")
+        alice = guest("10.0.0.1")
+        alice.post(reverse("login"), {"username": "alice", "password": "a long pass phrase"})
+        assert ask(alice, "hint", start(alice, "forty-thieves", 2)).status_code == 200
+
+
+class TestFairOrder:
+    def test_one_clients_many_searches_do_not_stand_before_anothers_first(self):
+        flood = [guest("10.0.0.1") for _n in range(4)]
+        flooded = [start(player, "forty-thieves", n) for n, player in enumerate(flood, 1)]
+        for player, game in zip(flood, flooded, strict=True):
+            ask(player, "hint", game)
+        player = guest("10.0.0.2")
+        game = start(player, "forty-thieves", 9)
+        ask(player, "hint", game)
+        run_one_task()  # the flood's first, asked before anyone else
+        run_one_task()  # then the other client's first, before the flood's second
+        assert answered(flooded[0]) and answered(game)
+        assert not any(answered(g) for g in flooded[1:])
+        run_worker()
+        assert all(answered(g) for g in flooded)
+
+    def test_an_account_goes_before_the_searches_queued_from_its_address(self):
+        flood = [guest("10.0.0.1") for _n in range(3)]
+        flooded = [start(player, "forty-thieves", n) for n, player in enumerate(flood, 1)]
+        for player, game in zip(flood, flooded, strict=True):
+            ask(player, "hint", game)
+        get_user_model().objects.create_user("alice", "", "a long pass phrase")
+        alice = guest("10.0.0.1")
+        alice.post(reverse("login"), {"username": "alice", "password": "a long pass phrase"})
+        game = start(alice, "forty-thieves", 9)
+        ask(alice, "hint", game)
+        run_one_task()
+        run_one_task()
+        assert answered(game)
+        assert [answered(g) for g in flooded] == [True, False, False]
+
+    def test_the_search_for_winnable_deals_waits_for_every_player(self, client):
+        assist.top_up("forty-thieves")
+        game = start(client)
+        ask(client, "hint", game)
+        run_one_task()
+        assert answered(game)
+        (waiting,) = DBTaskResult.objects.ready()
+        assert waiting.task_path.endswith("find_winnable_deals")
+
+
+class TestTheAnswerInThePage:
+    def test_a_refusal_is_the_answer_swapped_into_the_assist_region(self, settings):
+        settings.SOLVER_QUEUE_LIMIT = 0
+        player = guest("10.0.0.1")
+        game = start(player)
+        refused = ask(player, "hint", game)
+        page = refused.content.decode()
+        assert refused.status_code == 503
+        assert page.lstrip().startswith('<div class="assist-answer busy"')
+        assert "hx-trigger" not in page
+        # Nothing was asked, so nothing answers for this board.
+        assert said(answer(player, "hint", game, game.version)).startswith("Nothing was asked")

@@ -2,9 +2,9 @@
 
 Run it as `make loadtest`, or
 `.venv/bin/python tests/bench/loadtest.py [--players 50] [--seconds 30] [--trivial-seconds 10]
-[--workers N] [--threads N] [--think MS] [--seed S] [--strict]`.
+[--workers N] [--threads N] [--think MS] [--seed S] [--strict] [--cluster --app-servers N]`.
 
-What it does:
+What it does (through the cluster, ``--cluster``: steps 1, 2 and 5 are left out, see below):
 
 1. (Re)creates its own PostgreSQL database, ``solitaire_loadtest`` on 127.0.0.1:5432 (user
    postgres), dropping any left by an earlier run; nothing else is touched. The database is
@@ -55,6 +55,14 @@ Reading the figures:
   board offered a move the server refused) is counted apart. The exit status is 1 when there
   was an error or a 422 (and, with --strict, when a target is missed).
 
+Through the cluster (``make cluster``, then ``make loadtest CLUSTER=1``): the players and the
+trivial view go to the cluster's balancer (HAProxy, http://10.77.0.10/), which spreads them over
+the app servers (``--app-servers 2``, both) or sends them all to app1 (``--app-servers 1``: app2
+is set to maintenance on the balancer's admin socket for the run, and back after). The database
+is the cluster's own (``solitaire``), which keeps what earlier runs played. The CPU figures then
+count the processes in the cluster's network namespaces (gunicorn of both app servers, the task
+workers, HAProxy, the cluster's PostgreSQL and Redis).
+
 The client is asyncio with a minimal HTTP/1.1 client on raw streams (one task per player, no
 thread per player): it handles both ``Connection: close`` (gunicorn's sync workers) and
 keep-alive answers, Content-Length, chunked and read-to-close bodies.
@@ -89,6 +97,8 @@ PG_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres connect_timeo
 DB_NAME = "solitaire_loadtest"
 DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
 REDIS_URL = "redis://127.0.0.1:6379/2"
+#: The home page (the public pages are under a language prefix; / redirects there).
+HOME = "/en/"
 #: The ten games' ids (the engine imports nothing from Django).
 VARIANTS = list(ALL_VARIANTS)
 #: A player undoes about one move in UNDO_EVERY, reloads the game page about once in
@@ -140,8 +150,10 @@ class Http:
     opened = 0
     sent = 0
 
-    def __init__(self, host: str, port: int) -> None:
+    def __init__(self, host: str, port: int, local: str | None = None) -> None:
         self.host, self.port = host, port
+        #: The address this client's connections come from (None: the system's choice).
+        self.local = local
         self.origin = f"http://{host}:{port}"
         self.cookies: dict[str, str] = {}
         self.reader: asyncio.StreamReader | None = None
@@ -197,7 +209,9 @@ class Http:
         if self.writer is None:
             Http.opened += 1
             try:
-                self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+                self.reader, self.writer = await asyncio.open_connection(
+                    self.host, self.port, local_addr=(self.local, 0) if self.local else None
+                )
             except OSError as e:
                 raise HttpError(f"cannot connect: {e}") from e
         reader, writer = self.reader, self.writer
@@ -364,16 +378,25 @@ def percentile(values: list[float], share: float) -> float:
 class CpuMeter:
     """CPU seconds used by this process, the server, the database, Redis and the whole machine.
 
-    From /proc: the gunicorn master (with its reaped children) and its live workers; bin/serve's
-    task workers (``manage.py db_worker``, children of the same process once bin/serve has
-    exec'd gunicorn); the PostgreSQL backends connected to the load test's database (the task
-    workers' polling included); redis-server; the machine's busy time (all cores). "others" is
-    what is left: other jobs on the machine, PostgreSQL's own background processes, the
+    From /proc. On one machine: the processes under bin/serve (its supervisor, gunicorn's
+    master with its reaped children and its live workers; the task workers, ``manage.py
+    db_worker``, counted apart). Through the cluster (``server_pid`` None): every gunicorn and
+    task worker in the cluster's hosts (network namespaces ``sol-*``), and HAProxy. Then the
+    PostgreSQL backends connected to the load test's database (``database``: the task
+    workers' polling included); redis-server; the machine's busy time (all cores). "others"
+    is what is left: other jobs on the machine, PostgreSQL's own background processes, the
     kernel's work not charged to a process.
     """
 
-    def __init__(self, server_pid: int) -> None:
+    def __init__(self, server_pid: int | None, database: str = DB_NAME) -> None:
         self.server_pid = server_pid
+        self.database = database.encode()
+        #: Through the cluster: the network namespaces of its hosts, by inode.
+        self.hosts = set()
+        if server_pid is None:
+            for name in os.listdir("/run/netns"):
+                if name.startswith("sol-"):
+                    self.hosts.add(os.stat(f"/run/netns/{name}").st_ino)
         self.tick = os.sysconf("SC_CLK_TCK")
         self.start = self._read()
 
@@ -391,7 +414,8 @@ class CpuMeter:
         }
 
     def _processes(self) -> dict[str, float]:
-        found = {"server": 0.0, "tasks": 0.0, "database": 0.0, "redis": 0.0}
+        found = {"server": 0.0, "tasks": 0.0, "database": 0.0, "redis": 0.0, "balancer": 0.0}
+        table = {}
         for entry in os.listdir("/proc"):
             if not entry.isdigit():
                 continue
@@ -400,29 +424,47 @@ class CpuMeter:
                     stat = f.read()
                 with open(f"/proc/{entry}/cmdline", "rb") as f:
                     command = f.read(300).replace(b"\0", b" ")
+                if self.hosts and os.stat(f"/proc/{entry}/ns/net").st_ino not in self.hosts:
+                    continue
             except OSError:
                 continue
             fields = stat.rsplit(")", 1)[1].split()
-            pid, ppid = int(entry), int(fields[1])
             own = (int(fields[11]) + int(fields[12])) / self.tick  # utime, stime
-            if pid == self.server_pid:
-                found["server"] += own + (int(fields[13]) + int(fields[14])) / self.tick
-            elif ppid == self.server_pid and b"db_worker" in command:
-                found["tasks"] += own  # bin/serve's background-task workers
-            elif ppid == self.server_pid:
-                found["server"] += own
-            elif command.startswith(b"postgres:") and DB_NAME.encode() in command:
+            reaped = (int(fields[13]) + int(fields[14])) / self.tick  # cutime, cstime
+            table[int(entry)] = (int(fields[1]), command, own, reaped)
+        for pid, (ppid, command, own, reaped) in table.items():
+            parent = table.get(ppid, (0, b"", 0, 0))[1]
+            if b"gunicorn" in command and b"gunicorn" not in parent:
+                own += reaped  # a master: with the workers it replaced
+            if self.server_pid is None or self._under(pid, table):
+                if b"db_worker" in command:
+                    found["tasks"] += own
+                elif self.server_pid is not None or b"gunicorn" in command:
+                    found["server"] += own
+                elif command.startswith(b"haproxy"):
+                    found["balancer"] += own
+            if command.startswith(b"postgres:") and self.database in command:
                 found["database"] += own
             elif command.startswith(b"redis-server"):
                 found["redis"] += own
         return found
+
+    def _under(self, pid: int, table: dict) -> bool:
+        """Whether the process is the server's or one of its descendants."""
+        for _ in range(64):
+            if pid == self.server_pid:
+                return True
+            if pid not in table:
+                return False
+            pid = table[pid][0]
+        return False
 
     def stop(self) -> dict[str, float]:
         end = self._read()
         used = {name: end[name] - self.start[name] for name in end}
         cores = os.cpu_count() or 1
         machine = used["busy"] / used["total"] * cores * used["wall"] if used["total"] else 0.0
-        known = sum(used[k] for k in ("client", "server", "tasks", "database", "redis"))
+        known = sum(used[k] for k in ("client", "server", "tasks", "database", "redis", "balancer"))
         return used | {"machine": machine, "others": max(0.0, machine - known), "cores": cores}
 
 
@@ -434,7 +476,9 @@ class Player:
         self.ctx = ctx
         self.stats = ctx.stats
         self.rng = random.Random(ctx.seed * 1000 + number)
-        self.http = Http(ctx.host, ctx.port)
+        # Each player from an address of its own, as people are: the site's limits count per
+        # client address (new games, log-ins).
+        self.http = Http(ctx.host, ctx.port, f"{ctx.clients}{number % 250 + 1}")
         self.game = ""
         self.ply = self.version = 0
         self.status = "playing"
@@ -491,11 +535,13 @@ class Player:
         try:
             if self.ctx.think:  # players start one by one, not all in step
                 await asyncio.sleep(self.rng.uniform(0, 2 * self.ctx.think))
-            home = await self.call("home", "GET", "/")
+            home = await self.call("home", "GET", HOME)
             if home is None:
                 return
             if home.status != 200 or "csrftoken" not in self.http.cookies:
-                self.stats.error(f"home GET /: {home.status}, cookies {sorted(self.http.cookies)}")
+                self.stats.error(
+                    f"home GET {HOME}: {home.status}, cookies {sorted(self.http.cookies)}"
+                )
                 return
             while not self.over():
                 errors = len(self.stats.errors)
@@ -651,10 +697,20 @@ class Run:
     in_flight: int = 0
     #: The players stop.
     done: bool = False
+    #: The database whose PostgreSQL backends the CPU figures count.
+    database: str = DB_NAME
+    #: The players' addresses: this prefix and 1 to 250 (loopback: all of 127.0.0.0/8 is this
+    #: machine's; the cluster: bin/cluster makes 10.77.1.0/24 this machine's).
+    clients: str = "127.0.1."
 
 
 async def alternating(
-    ctx: Run, server_pid: int, players: int, seconds: float, trivial_seconds: float, slices: int
+    ctx: Run,
+    server_pid: int | None,
+    players: int,
+    seconds: float,
+    trivial_seconds: float,
+    slices: int,
 ) -> tuple[dict, dict]:
     """``slices`` slices of play, ``seconds`` in all, between ``slices + 1`` slices of the
     trivial view, ``trivial_seconds`` in all: the machine's speed drifts (other jobs, the
@@ -671,14 +727,14 @@ async def alternating(
         total["cores"] = used["cores"]
 
     async def trivial_slice() -> None:
-        meter = CpuMeter(server_pid)
+        meter = CpuMeter(server_pid, ctx.database)
         wall = await trivial_phase(ctx, players, trivial_seconds / (slices + 1))
         add("trivial", meter.stop() | {"wall": wall})
 
     tasks = [asyncio.create_task(Player(i, ctx).run()) for i in range(players)]
     for _ in range(slices):
         await trivial_slice()
-        meter = CpuMeter(server_pid)
+        meter = CpuMeter(server_pid, ctx.database)
         start = ctx.stats.began = time.monotonic()
         ctx.go.set()
         await asyncio.sleep(seconds / slices)
@@ -863,6 +919,74 @@ class Server:
         return "\n".join([*summary, "The last traceback:", *last[-lines:]])
 
 
+# -- the cluster ----------------------------------------------------------------------------------
+
+#: The cluster of bin/cluster: its state folder, its balancer and its database.
+CLUSTER_DIR = Path(os.environ.get("CLUSTER_DIR", "/var/tmp/solitaire-cluster"))
+BALANCER = ("10.77.0.10", 80)
+CLUSTER_DATABASE = "solitaire"
+#: The players' addresses through the cluster (bin/cluster routes 10.77.1.0/24 to this machine).
+CLUSTER_CLIENTS = "10.77.1."
+
+
+def balancer_command(line: str) -> str:
+    """One command on HAProxy's admin socket (``disable server apps/app2``), its answer."""
+    with socket.socket(socket.AF_UNIX) as s:
+        s.connect(str(CLUSTER_DIR / "lb" / "haproxy.sock"))
+        s.sendall(line.encode() + b"\n")
+        return b"".join(iter(lambda: s.recv(65536), b"")).decode()
+
+
+def cluster_setting(name: str) -> str:
+    """A variable of the cluster's environment (deploy/cluster.env)."""
+    for line in (ROOT / "deploy" / "cluster.env").read_text().splitlines():
+        key, _eq, value = line.partition("=")
+        if key == name:
+            return value
+    raise KeyError(name)
+
+
+def through_cluster(args) -> int:
+    """The players and the trivial view through the cluster's balancer, on one app server or
+    both."""
+    if not (CLUSTER_DIR / "lb" / "haproxy.sock").exists():
+        print("The cluster is not running: start it with `make cluster`.", file=sys.stderr)
+        return 2
+    workers = int(cluster_setting("WEB_CONCURRENCY"))
+    state = "disable" if args.app_servers == 1 else "enable"
+    balancer_command(f"{state} server apps/app2")
+    balancer_command("enable server apps/app1")
+    try:
+        ctx = Run(
+            *BALANCER,
+            args.seed,
+            args.think / 1000,
+            database=CLUSTER_DATABASE,
+            clients=CLUSTER_CLIENTS,
+        )
+        loads = {"before": load()}
+        print(
+            f"Through the balancer http://{BALANCER[0]}/ to {args.app_servers} app server(s); "
+            f"load average before: {loads['before']}",
+            flush=True,
+        )
+        play, trivial = asyncio.run(
+            alternating(ctx, None, args.players, args.seconds, args.trivial_seconds, SLICES)
+        )
+        loads["after"] = load()
+    except KeyboardInterrupt:
+        print("\nInterrupted.", file=sys.stderr, flush=True)
+        return 130
+    finally:
+        balancer_command("enable server apps/app2")
+    phases = {"players": play, "trivial": trivial}
+    title = (
+        f"Load test: the cluster, HAProxy and {args.app_servers} app server(s), "
+        "PostgreSQL and Redis on their own host"
+    )
+    return report(args, workers, ctx.stats, phases, loads, title)
+
+
 # -- the report -----------------------------------------------------------------------------------
 
 
@@ -871,7 +995,7 @@ def load() -> str:
     return f"{one:.2f} {five:.2f} {fifteen:.2f}"
 
 
-def report(args, workers: int, stats: Stats, phases: dict, loads: dict) -> int:
+def report(args, workers: int, stats: Stats, phases: dict, loads: dict, title: str) -> int:
     play, trivial = phases["players"], phases["trivial"]
     threads = args.threads or 1
     kind = "sync" if threads == 1 else f"gthread, {threads} threads each"
@@ -898,7 +1022,12 @@ def report(args, workers: int, stats: Stats, phases: dict, loads: dict) -> int:
             "duration",
             f"{play['wall']:.1f} s of play ({args.seconds:g} s asked, with each slice's drain)",
         ),
-        ("gunicorn workers", f"{workers} ({kind}, access log off)"),
+        (
+            "gunicorn workers",
+            f"{args.app_servers} app servers x {workers} ({kind}, access log off)"
+            if args.cluster
+            else f"{workers} ({kind}, access log off)",
+        ),
         ("moves played", f"{played}"),
         ("moves per second", f"{move_rate:.1f}"),
         ("move latency median", f"{p50:.1f} ms"),
@@ -951,7 +1080,8 @@ def report(args, workers: int, stats: Stats, phases: dict, loads: dict) -> int:
                 f"CPU, {name} phase",
                 f"client {phase['client']:.1f} s ({phase['client'] / wall:.0%} of a core), "
                 f"gunicorn {phase['server']:.1f} s, task workers {phase['tasks']:.1f} s, "
-                f"PostgreSQL {phase['database']:.1f} s, Redis {phase['redis']:.1f} s",
+                + (f"HAProxy {phase['balancer']:.1f} s, " if args.cluster else "")
+                + f"PostgreSQL {phase['database']:.1f} s, Redis {phase['redis']:.1f} s",
             )
         )
         rows.append(
@@ -964,7 +1094,7 @@ def report(args, workers: int, stats: Stats, phases: dict, loads: dict) -> int:
     rows.append(("load average", f"before {loads['before']}, after {loads['after']}"))
     width = max(len(name) for name, _value in rows)
     print()
-    print("Load test: bin/serve on loopback, PostgreSQL, Redis cache")
+    print(title)
     print("-" * 78)
     for name, value in rows:
         print(f"{name:<{width}}  {value}")
@@ -1026,9 +1156,21 @@ def main() -> int:
     )
     parser.add_argument("--seed", type=int, default=20261129, help="the players' random seed")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument(
+        "--cluster", action="store_true", help="through the cluster's balancer (make cluster)"
+    )
+    parser.add_argument(
+        "--app-servers",
+        type=int,
+        choices=(1, 2),
+        default=2,
+        help="with --cluster: the app servers the balancer uses (2)",
+    )
     args = parser.parse_args()
     if args.players < 1 or args.seconds <= 0 or args.trivial_seconds <= 0:
         parser.error("--players, --seconds and --trivial-seconds must be positive")
+    if args.cluster:
+        return through_cluster(args)
     workers = args.workers or default_workers()
 
     with tempfile.TemporaryDirectory(prefix="loadtest-") as folder:
@@ -1076,7 +1218,8 @@ def main() -> int:
         if exited is not None:
             ctx.stats.error(f"the server (gunicorn's master) exited during the run: {exited}")
         server.stop()
-        status = report(args, workers, ctx.stats, phases, loads)
+        title = "Load test: bin/serve on loopback, PostgreSQL, Redis cache"
+        status = report(args, workers, ctx.stats, phases, loads, title)
         if ctx.stats.errors:
             problems = server.problems()
             if problems:

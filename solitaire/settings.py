@@ -35,6 +35,8 @@ INSTALLED_APPS = [
     # Before django.contrib.auth: its registration/ templates (password_reset_subject.txt among
     # them) are found before auth's own.
     "solitaire.accounts",
+    # The staff's admin at /admin/ (solitaire/admin.py registers the site's models).
+    "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -47,9 +49,13 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # An id for every request, in its log lines and its answer's X-Request-ID header.
+    "solitaire.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A database that cannot be reached is a 503 page, whichever middleware or view met it.
+    "solitaire.middleware.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -125,17 +131,36 @@ else:
 # Django's own cache; the log-in throttle (solitaire/accounts/throttle.py) counts failures in
 # it. Each process has its own unless REDIS_URL names a Redis server (e.g.
 # redis://127.0.0.1:6379/0), which all web processes then share, and with it their failure
-# counts.
+# counts. While Redis does not answer, the database's table solitaire_cache stands in for it
+# (solitaire/cache.py), and Redis is tried again after CACHE_RETRY_SECONDS. The table is made
+# by `manage.py createcachetable` (the release step; the test runner makes it too).
+_CACHE_KEY_PREFIX = os.environ.get("CACHE_KEY_PREFIX", "solitaire")
+_DATABASE_CACHE = {
+    "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+    "LOCATION": "solitaire_cache",
+    "KEY_PREFIX": _CACHE_KEY_PREFIX,
+    # Django's default (300 entries, a third culled beyond) is too few for the throttle's
+    # counts of a busy site.
+    "OPTIONS": {"MAX_ENTRIES": 100_000},
+}
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "solitaire.cache.RedisWithDatabaseFallback",
             "LOCATION": os.environ["REDIS_URL"],
-            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "solitaire"),
-        }
+            "KEY_PREFIX": _CACHE_KEY_PREFIX,
+            # A Redis that does not answer costs at most this, then the back-off skips it.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+            "FALLBACK": "database",
+            "RETRY_SECONDS": float(os.environ.get("CACHE_RETRY_SECONDS", "2")),
+        },
+        "database": _DATABASE_CACHE,
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "database": _DATABASE_CACHE,
+    }
 # Sessions live in the database (a guest's games hang on theirs), Redis or not, so that a
 # Redis outage logs nobody out and costs no page: Django's db engine, its read one statement
 # (solitaire/sessions.py).
@@ -251,11 +276,43 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
 }
 
+#: Who gets a mail for every server error (Django's own) and every error of the site's loggers:
+#: ADMINS="ops@example.org,other@example.org"; none when unset.
+ADMINS = [a.strip() for a in os.environ.get("ADMINS", "").split(",") if a.strip()]
+# One line per event, on standard error, each with the request's id ("-" outside a request):
+# django.request (an answer of 500 or more, a 500 with its traceback), solitaire.security (a
+# lockout), solitaire.tasks (a failed task), solitaire.requests (the database away: a 503),
+# solitaire.cache (Redis away: the database's cache stands in).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "request_id": {"()": "solitaire.middleware.RequestIdFilter"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+        "not_503": {"()": "solitaire.middleware.NotServiceUnavailable"},
+    },
+    "formatters": {
+        "line": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": "line",
+        },
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false", "not_503"],
+        },
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
+    "loggers": {
+        # Django's own errors (a 500 with its traceback, on django.request) go to the console
+        # through the root and to ADMINS; a 503 only to the console.
+        "django": {"handlers": ["mail_admins"], "level": "INFO"},
+        "solitaire": {"handlers": ["mail_admins"], "level": "INFO"},
+    },
 }
 
 MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
@@ -268,6 +325,9 @@ TASKS = {
         "QUEUES": ["default"],
     }
 }
+#: /readyz/ answers 503 once the oldest task waiting for a worker has waited longer than this
+#: (seconds): the workers are down or cannot keep up (solitaire/health.py).
+READY_TASK_SECONDS = float(os.environ.get("READY_TASK_SECONDS", "120"))
 #: Seconds a hint searches for a win before it falls back on the heuristic's best move.
 SOLVER_HINT_SECONDS = float(os.environ.get("SOLVER_HINT_SECONDS", "1"))
 #: Seconds "Can this still be won?" searches from the current position.

@@ -1,16 +1,23 @@
 """The site's URLs: the public pages under a language prefix (``/fr/``, ``/pl/``, ...), the
-games and the account pages without one (their language is the player's), and the language
-switcher."""
+games and the account pages without one (their language is the player's), the language
+switcher, the staff's admin and the load balancer's readiness check."""
 
 from django.conf.urls.i18n import i18n_patterns
+from django.contrib import admin
 from django.urls import include, path
 
+from . import health
 from .accounts import views as accounts
 
 urlpatterns = [
     path("i18n/language/", accounts.choose_language, name="set_language"),
     path("i18n/time-zone/", accounts.choose_time_zone, name="set_time_zone"),
     path("account/", include("solitaire.accounts.urls")),
+    # For the staff, in Django's own words; not under a language prefix.
+    path("admin/", admin.site.urls),
+    # For the load balancer: this server can serve players (the database, the cache, the
+    # task queue); /healthz/ only says the process answers.
+    path("readyz/", health.ready, name="ready"),
     path("", include("games.urls")),
     *i18n_patterns(path("", include("games.public_urls"))),
 ]

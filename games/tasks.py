@@ -47,9 +47,10 @@ class WorkerLost(Exception):
 
 
 @task(takes_context=True)
-def search(context: TaskContext, analysis_id: int, client: str = "") -> str:
+def search(context: TaskContext, analysis_id: int, client: str = "", seconds: float = 0) -> str:
     """Answer a hint or a "can this still be won?" (a ``games.models.Analysis``). ``client``
-    is the asking client's digest, read only by the queue's counts."""
+    (the asking client's digest) and ``seconds`` (the search's budget when it was queued) are
+    read only by the queue's counts."""
     recover_lost()
     return run_search(analysis_id, context.task_result.started_at)
 
@@ -75,12 +76,26 @@ def waiting_searches() -> QuerySet:
     return DBTaskResult.objects.ready().filter(task_path=search.module_path)
 
 
+def waiting_work() -> float:
+    """The seconds of searching waiting for the workers: each waiting search's budget."""
+    queued = waiting_searches().values_list("args_kwargs", flat=True)
+    return sum(args["kwargs"].get("seconds", settings.SOLVER_HINT_SECONDS) for args in queued)
+
+
+def search_seconds(kind: str) -> float:
+    """The budget of a search of ``kind``."""
+    if kind == Analysis.Kind.HINT:
+        return settings.SOLVER_HINT_SECONDS
+    return settings.SOLVER_ANALYSIS_SECONDS
+
+
 def queue_search(analysis: Analysis, client: str, base: int) -> int:
     """Queue the search of ``analysis`` for ``client`` (a digest): its priority is ``base``
     less two for every search the client has waiting already. The priority given."""
     waiting = waiting_searches().filter(args_kwargs__kwargs__client=client).count()
     priority = max(TASK_MIN_PRIORITY + 1, base - 2 * waiting)
-    search.using(priority=priority).enqueue(analysis.pk, client=client)
+    seconds = search_seconds(analysis.kind)
+    search.using(priority=priority).enqueue(analysis.pk, client=client, seconds=seconds)
     return priority
 
 
@@ -181,8 +196,7 @@ def settle(analysis_id: int, run: DBTaskResult, now: datetime) -> None:
     if len(runs_of(analysis_id)) < RUNS:
         analysis.status, analysis.seconds = Analysis.Status.QUEUED, 0
         analysis.save(update_fields=["status", "seconds"])
-        client = run.args_kwargs["kwargs"].get("client", "")
-        search.using(priority=run.priority).enqueue(analysis_id, client=client)
+        search.using(priority=run.priority).enqueue(analysis_id, **run.args_kwargs["kwargs"])
     else:
         analysis.status, analysis.finished_at = Analysis.Status.FAILED, now
         analysis.save(update_fields=["status", "finished_at"])
@@ -264,7 +278,7 @@ def run_search(analysis_id: int, started: datetime | None = None) -> str:
     # The search holds no lock: the player may play on meanwhile (the answer is then stale).
     position = position_from_text(snapshot)
     hint = analysis.kind == Analysis.Kind.HINT
-    seconds = settings.SOLVER_HINT_SECONDS if hint else settings.SOLVER_ANALYSIS_SECONDS
+    seconds = search_seconds(analysis.kind)
     with beating(analysis_id, started):
         result = solve(position, seconds=seconds)
         moves = [str(m) for m in result.moves]

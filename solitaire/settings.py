@@ -334,8 +334,9 @@ SOLVER_HINT_SECONDS = float(os.environ.get("SOLVER_HINT_SECONDS", "1"))
 SOLVER_ANALYSIS_SECONDS = float(os.environ.get("SOLVER_ANALYSIS_SECONDS", "10"))
 # The queue of searches (games/tasks.py, docs/architecture.md "Searches"). A player has one
 # search at a time: a newer one replaces the older.
-#: Searches waiting for a worker, site-wide, past which a new one is refused "busy" at once.
-SOLVER_QUEUE_LIMIT = int(os.environ.get("SOLVER_QUEUE_LIMIT", "40"))
+#: Seconds of searching (each waiting search's budget) the queue holds, site-wide; past them
+#: a new search is refused "busy" at once, 429 with Retry-After.
+SOLVER_QUEUE_SECONDS = float(os.environ.get("SOLVER_QUEUE_SECONDS", "60"))
 #: Searches one client (an account, else an address, IPv6 by /64) may ask for, as (how many,
 #: per seconds); past it a 429 with Retry-After.
 SOLVER_SEARCHES_PER_CLIENT = (int(os.environ.get("SOLVER_SEARCHES_PER_MINUTE", "30")), 60)

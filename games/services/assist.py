@@ -134,10 +134,11 @@ def replaced(analysis: Analysis, game: Game) -> bool:
 
 def busy_for(now) -> int:
     """Seconds until the full queue has room again: the time the workers, at the pace of the
-    last minute, take to answer half of it (at least 2, at most 60)."""
-    waiting = tasks.waiting_searches().count()
+    last minute, take to answer half of it, or, with no pace to go by, to search half of it
+    (at least 2, at most 60)."""
     pace = tasks.drained_per_second(now)
-    seconds = waiting / 2 / pace if pace else waiting / 2 * settings.SOLVER_HINT_SECONDS
+    to_drain = tasks.waiting_searches().count() / pace if pace else tasks.waiting_work()
+    seconds = to_drain / 2
     return min(60, max(2, math.ceil(seconds)))
 
 
@@ -160,7 +161,7 @@ def _known_win(game: Game, kind: str) -> Analysis | None:
 
 
 def _queue(game: Game, kind: str, client: str, now) -> Analysis:
-    if tasks.waiting_searches().count() >= settings.SOLVER_QUEUE_LIMIT:
+    if tasks.waiting_work() >= settings.SOLVER_QUEUE_SECONDS:
         raise SearchBusy(game, busy_for(now))
     analysis = Analysis.objects.create(game=game, kind=kind, ply=game.ply, version=game.version)
     # In the same transaction as the row: both are stored, or neither.

@@ -77,7 +77,9 @@ def _search(request: HttpRequest, public_id: str, kind: str) -> HttpResponse:
     client = search_client(request)
     wait = limits.hit("search", client, *settings.SOLVER_SEARCHES_PER_CLIENT)
     if wait:
-        return _refused(request, game_or_404(request, public_id), kind, wait, status=429)
+        return _refused(
+            request, game_or_404(request, public_id), kind, limits.wait_words(wait), wait
+        )
     try:
         asked = assist.ask(owner_of(request), public_id, *board, kind, client)
     except Game.DoesNotExist:
@@ -86,7 +88,7 @@ def _search(request: HttpRequest, public_id: str, kind: str) -> HttpResponse:
         said = _("The board had moved on before you asked: ask again on the board as it is now.")
         return _show(request, stale.game, kind, Answer("stale", said))
     except assist.SearchBusy as busy:
-        return _refused(request, busy.game, kind, busy.retry_after, status=503)
+        return _refused(request, busy.game, kind, busy_words(busy.retry_after), busy.retry_after)
     except play.GameError as error:
         return _show(request, error.game, kind, Answer("refused", error_words(error)), status=409)
     game = asked.game
@@ -103,20 +105,19 @@ def search_client(request: HttpRequest) -> str:
     return limits.client_key(request)
 
 
-def _refused(
-    request: HttpRequest, game: Game, kind: str, seconds: int, status: int
-) -> HttpResponse:
-    """Not searched: too many searches from this client (429) or the site's queue is full
-    (503); either way with Retry-After, and nothing changed."""
-    if status == 429:
-        said = limits.wait_words(seconds)
-    else:
-        said = ngettext(
-            "The solver is busy: try again in %(seconds)d second.",
-            "The solver is busy: try again in %(seconds)d seconds.",
-            seconds,
-        ) % {"seconds": seconds}
-    response = _show(request, game, kind, Answer("busy", said), status=status)
+def busy_words(seconds: int) -> str:
+    return ngettext(
+        "The solver is busy: try again in %(seconds)d second.",
+        "The solver is busy: try again in %(seconds)d seconds.",
+        seconds,
+    ) % {"seconds": seconds}
+
+
+def _refused(request: HttpRequest, game: Game, kind: str, said: str, seconds: int) -> HttpResponse:
+    """Not searched, for now: too many searches from this client, or the site's queue full.
+    A 429 with Retry-After either way (a 503 would be logged, and mailed, as a server error
+    each time), and nothing changed."""
+    response = _show(request, game, kind, Answer("busy", said), status=429)
     response["Retry-After"] = str(seconds)
     return response
 

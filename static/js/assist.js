@@ -5,8 +5,8 @@
    goes to (data-hint-target). While the board is the one the answer was given for (the same
    data-version), the source card gets the class "hint-source" and the target pile
    "hint-target"; once the board has changed, the answer says it is out of date instead and
-   nothing is highlighted. The move is shown, never played. A search refused for now (429 or
-   503, with Retry-After) is an answer too: its sentence goes in #assist. */
+   nothing is highlighted. The move is shown, never played. A search refused for now (429,
+   with Retry-After) is an answer too: its sentence goes in #assist. */
 (function () {
   "use strict";
 
@@ -45,12 +45,12 @@
     if (target) target.classList.add("hint-target");
   }
 
-  // A search refused for now (too many from this client, 429, or the solver's queue full,
-  // 503) answers with its sentence for #assist, like any other answer: it is shown there.
+  // A search refused for now (429: too many from this client, or the solver's queue full)
+  // answers with its sentence for #assist, like any other answer: it is shown there.
   document.addEventListener("htmx:beforeSwap", (event) => {
     const status = event.detail.xhr.status;
     const target = event.detail.target;
-    if ((status === 429 || status === 503) && target && target.id === "assist") {
+    if (status === 429 && target && target.id === "assist") {
       event.detail.shouldSwap = true;
       event.detail.isError = false;
     }

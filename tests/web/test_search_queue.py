@@ -1,5 +1,5 @@
 """The queue of searches: bounded site-wide (past the bound a search is refused "busy" at once,
-503 with Retry-After, and nothing changes), limited per client (429 with Retry-After), and
+429 with Retry-After, and nothing changes), limited per client (429 with Retry-After), and
 fair: one client's many searches never stand in front of another client's first. A client is
 an account, else an address (IPv6 by its /64): a guest's session costs nothing to make. The
 real worker takes the searches, one at a time here, in the order the queue gives them."""
@@ -35,13 +35,14 @@ def answered(game) -> bool:
 
 class TestTheBound:
     def test_past_the_bound_a_search_is_refused_busy_at_once(self, settings):
-        settings.SOLVER_QUEUE_LIMIT = 2
+        settings.SOLVER_HINT_SECONDS = 1
+        settings.SOLVER_QUEUE_SECONDS = 2  # two hints of a second
         players = [guest(f"10.0.0.{n}") for n in (1, 2, 3)]
         games = [start(player, "forty-thieves", n) for n, player in enumerate(players, 1)]
         for player, game in zip(players[:2], games[:2], strict=True):
             assert ask(player, "hint", game).status_code == 200
         refused = ask(players[2], "hint", games[2])
-        assert refused.status_code == 503
+        assert refused.status_code == 429
         seconds = int(refused["Retry-After"])
         assert 2 <= seconds <= 60
         assert said(refused) == f"The solver is busy: try again in {seconds} seconds."
@@ -52,20 +53,30 @@ class TestTheBound:
         assert DBTaskResult.objects.count() == 2
 
     def test_once_the_queue_drains_the_search_is_taken(self, settings):
-        settings.SOLVER_QUEUE_LIMIT = 1
+        settings.SOLVER_HINT_SECONDS = 1
+        settings.SOLVER_QUEUE_SECONDS = 1
         first, second = guest("10.0.0.1"), guest("10.0.0.2")
         ask(first, "hint", start(first))
         game = start(second, "forty-thieves", 2)
-        assert ask(second, "hint", game).status_code == 503
+        assert ask(second, "hint", game).status_code == 429
         run_worker()
         assert "Thinking" in said(ask(second, "hint", game))
 
+    def test_the_bound_is_seconds_of_searching_an_analysis_takes_more_room(self, settings):
+        settings.SOLVER_QUEUE_SECONDS, settings.SOLVER_ANALYSIS_SECONDS = 10, 9
+        settings.SOLVER_HINT_SECONDS = 1
+        players = [guest(f"10.0.0.{n}") for n in (1, 2, 3)]
+        games = [start(player, "forty-thieves", n) for n, player in enumerate(players, 1)]
+        assert ask(players[0], "analysis", games[0]).status_code == 200
+        assert ask(players[1], "hint", games[1]).status_code == 200
+        assert ask(players[2], "hint", games[2]).status_code == 429
+
     def test_without_javascript_busy_is_a_page_that_says_when_to_come_back(self, settings):
-        settings.SOLVER_QUEUE_LIMIT = 0
+        settings.SOLVER_QUEUE_SECONDS = 0
         player = guest("10.0.0.1")
         game = start(player)
         refused = ask(player, "analysis", game, htmx=False)
-        assert refused.status_code == 503
+        assert refused.status_code == 429
         assert "Retry-After" in refused
         page = refused.content.decode()
         assert "The solver is busy: try again in" in page
@@ -76,7 +87,7 @@ class TestTheBound:
         game = near_win(client, 5)
         ask(client, "analysis", game)
         run_worker()
-        settings.SOLVER_QUEUE_LIMIT = 0
+        settings.SOLVER_QUEUE_SECONDS = 0
         response = ask(client, "hint", game)
         assert response.status_code == 200
         assert said(response).startswith("This move leads to a win")
@@ -168,12 +179,12 @@ class TestFairOrder:
 
 class TestTheAnswerInThePage:
     def test_a_refusal_is_the_answer_swapped_into_the_assist_region(self, settings):
-        settings.SOLVER_QUEUE_LIMIT = 0
+        settings.SOLVER_QUEUE_SECONDS = 0
         player = guest("10.0.0.1")
         game = start(player)
         refused = ask(player, "hint", game)
         page = refused.content.decode()
-        assert refused.status_code == 503
+        assert refused.status_code == 429
         assert page.lstrip().startswith('<div class="assist-answer busy"')
         assert "hx-trigger" not in page
         # Nothing was asked, so nothing answers for this board.

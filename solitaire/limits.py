@@ -17,6 +17,7 @@ import hashlib
 import ipaddress
 import math
 import time
+from functools import wraps
 
 from django.conf import settings
 from django.core.cache import cache
@@ -60,14 +61,54 @@ def hit(scope: str, key: str, limit: int, per: int) -> int:
     except ValueError:  # evicted between add and incr: this request is the window's first
         cache.add(name, 1, per + 5)
         count = 1
-    if count <= limit:
-        return 0
-    return max(1, math.ceil((window + 1) * per - now))
+    return 0 if count <= limit else seconds_left(now, per)
 
 
-def count(scope: str, key: str, per: int) -> int:
-    """How many requests of ``key`` in ``scope`` the current window of ``per`` seconds has
-    counted (for a check that must not count itself)."""
+def refused(scope: str, key: str, limit: int, per: int) -> int:
+    """Whether ``key`` in ``scope`` has used up its ``limit`` in this window of ``per``
+    seconds, without counting: the seconds until the window ends, else 0. With ``hit`` it
+    counts only some requests (failures, say): ``refused`` before, ``hit`` once one failed."""
+    now = time.time()
+    return 0 if counted(scope, key, per) < limit else seconds_left(now, per)
+
+
+def seconds_left(now: float, per: int) -> int:
+    """Whole seconds (at least 1) from ``now`` to the end of its window of ``per`` seconds."""
+    return max(1, math.ceil((now // per + 1) * per - now))
+
+
+def hit_setting(name: str, key: str) -> int:
+    """``hit`` with the figures of settings.LIMITS[name], in the scope ``name``."""
+    limit, per = settings.LIMITS[name]
+    return hit(name, key, limit, per)
+
+
+def refused_setting(name: str, key: str) -> int:
+    """``refused`` with the figures of settings.LIMITS[name], in the scope ``name``."""
+    limit, per = settings.LIMITS[name]
+    return refused(name, key, limit, per)
+
+
+def per_address(name: str, methods: tuple[str, ...] = ("POST",)):
+    """A view decorator: each request of ``methods`` from one client address counts against
+    settings.LIMITS[name]; past it, the view does not run and the answer is ``too_many``."""
+
+    def decorator(view):
+        @wraps(view)
+        def limited(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            if request.method in methods:
+                seconds = hit_setting(name, client_key(request))
+                if seconds:
+                    return too_many(request, seconds)
+            return view(request, *args, **kwargs)
+
+        return limited
+
+    return decorator
+
+
+def counted(scope: str, key: str, per: int) -> int:
+    """How many requests of ``key`` in ``scope`` this window of ``per`` seconds counted."""
     return cache.get(counter_key(scope, key, int(time.time() // per)), 0)
 
 

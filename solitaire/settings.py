@@ -59,6 +59,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # A form body in another charset than UTF-8 is a 400 before the CSRF check reads it.
+    "solitaire.errors.BodyCharsetMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "solitaire.accounts.preferences.PreferencesMiddleware",
@@ -169,6 +171,37 @@ SESSION_ENGINE = "solitaire.sessions"
 #: (e.g. X-Forwarded-For: its last address, the one the proxy added, is used); empty: the
 #: connection's address.
 CLIENT_IP_HEADER = os.environ.get("DJANGO_CLIENT_IP_HEADER", "")
+#: A refused CSRF check: a page that reads nothing of the request's body (solitaire/errors.py).
+CSRF_FAILURE_VIEW = "solitaire.errors.csrf_failure"
+#: Rate limits (solitaire/limits.py, docs/security.md): what one client address (an IPv6
+#: address by its /64), one account or one email address may do, as (how many, per seconds).
+#: Past one the answer is a 429 with Retry-After. The figures are far above what a player
+#: does, even several players behind one address (a school, an office).
+LIMITS = {
+    # Accounts made from one address.
+    "signup-address": (10, 60 * 60),
+    # Reset mails asked for from one address, and sent to one email address.
+    "reset-address": (10, 60 * 60),
+    "reset-email": (3, 60 * 60),
+    # Log-in forms sent from one address (the guesses themselves: LOGIN_FAILURES).
+    "login-address": (60, 60),
+    # Records imported from one address.
+    "import-address": (30, 60 * 60),
+    # New games started from one address.
+    "new-game-address": (60, 60),
+    # Password checks (change the password, delete the account) in one logged-in session.
+    "password-session": (10, 15 * 60),
+}
+#: Failed log-ins before a refusal, as (how many, within seconds): per (username, address) and
+#: per address they lock that client out for the window; per username, whatever the address,
+#: each failure past the count only slows the next check of that username (a delay that grows
+#: to LOGIN_DELAY_MAX seconds), so nobody can lock an owner out of their account.
+LOGIN_FAILURES = {
+    "username-address": (5, 15 * 60),
+    "address": (20, 15 * 60),
+    "username": (10, 15 * 60),
+}
+LOGIN_DELAY_MAX = 30
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:my_games"

@@ -9,6 +9,12 @@ from django.urls import include, path
 from . import health
 from .accounts import views as accounts
 
+# The error pages read nothing of the request's body (solitaire/errors.py).
+handler400 = "solitaire.errors.bad_request"
+handler403 = "solitaire.errors.permission_denied"
+handler404 = "solitaire.errors.page_not_found"
+handler500 = "solitaire.errors.server_error"
+
 urlpatterns = [
     path("i18n/language/", accounts.choose_language, name="set_language"),
     path("i18n/time-zone/", accounts.choose_time_zone, name="set_time_zone"),

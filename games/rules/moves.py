@@ -40,24 +40,14 @@ class Move(NamedTuple):
     count: int = 1
 
     def __str__(self) -> str:
-        text = _TEXT.get(self)
-        if text is None:
-            text = _format(self)
-            if _cacheable(self):
-                _TEXT[self] = text
-        return text
+        return TEXTS.get(self) or _format(self)
 
     @staticmethod
     def parse(text: str) -> "Move":
         """The move ``text`` names; MoveSyntaxError if it is not written as NOTATION.md says."""
         if type(text) is not str:
             raise MoveSyntaxError("a move must be a string")
-        move = _PARSED.get(text)
-        if move is None:
-            move = _parse(text)
-            if _cacheable(move):
-                _PARSED[text] = move
-        return move
+        return PARSED.get(text) or _parse(text)
 
     @property
     def is_deal(self) -> bool:
@@ -78,14 +68,17 @@ MOVE_TABLE = [
     for src in range(COLUMN + 13)
 ]
 
-# Both caches hold only moves some game can have (13 columns at most, 13 cards at most), a few
-# thousand: the notation can write many more ("t99:99-t98"), which are parsed but not kept.
-_TEXT: dict[Move, str] = {}
-_PARSED: dict[str, Move] = {}
 
-
-def _cacheable(move: Move) -> bool:
-    return move.src < COLUMN + 13 and move.dst < COLUMN + 13 and move.count <= 13
+def can_happen(move: Move) -> bool:
+    """Whether some game can have ``move``: from the waste, a foundation or one of at most 13
+    columns to another foundation or column, one card, or up to 13 from a column; or the
+    stock's deal and redeal."""
+    if move in (DEAL, REDEAL):
+        return True
+    piles = COLUMN + 13
+    if not (WASTE <= move.src < piles and FOUNDATION <= move.dst < piles) or move.src == move.dst:
+        return False
+    return move.count == 1 or (move.src >= COLUMN and 1 <= move.count <= 13)
 
 
 def _format(move: Move) -> str:
@@ -97,6 +90,16 @@ def _format(move: Move) -> str:
     if move.count != 1:
         src += f":{move.count}"
     return f"{src}-{pile_name(move.dst)}"
+
+
+#: The notation of every move some game can have (about 3,700), and back: made once, never
+#: grown. The notation can write many more ("t99:99-t98", "t3:1-t4"), and a request can send
+#: any of them: those are parsed or written each time, never kept, so what a client sends
+#: cannot fill a process's memory.
+TEXTS: dict[Move, str] = {
+    move: _format(move) for row in MOVE_TABLE for moves in row for move in moves if can_happen(move)
+} | {DEAL: "deal", REDEAL: "redeal"}
+PARSED: dict[str, Move] = {text: move for move, text in TEXTS.items()}
 
 
 def _parse(text: str) -> Move:

@@ -11,6 +11,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from solitaire import limits
+
 from .. import selectors
 from ..forms import RANDOM_DEALS, NewGameForm, parse_deal_number
 from ..guide import BUILD_WORDS, DETAILS, PYSOLFC, SUMMARIES, game_name, layout
@@ -57,6 +59,7 @@ def rules(request: HttpRequest, variant: str) -> HttpResponse:
 
 
 @require_POST
+@limits.per_address("new-game-address")
 def new_game(request: HttpRequest) -> HttpResponse:
     """Start a game of the posted game type: the posted deal number, or a random one."""
     form = NewGameForm(request.POST)
@@ -74,6 +77,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@limits.per_address("new-game-address", methods=("GET",))
 def play_deal(request: HttpRequest, variant: str, deal: str) -> HttpResponse:
     """The shareable link to a deal: start (or resume, if untouched) a game of it."""
     if variant not in VARIANTS:

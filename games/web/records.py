@@ -10,6 +10,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from solitaire import limits
+
 from .. import selectors
 from ..forms import RecordForm
 from ..models import Game
@@ -55,6 +57,7 @@ def my_records(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@limits.per_address("import-address")
 def import_record(request: HttpRequest) -> HttpResponse:
     """Start a game from a pasted or uploaded record, every move checked by the engine."""
     if request.method == "GET":

@@ -1,10 +1,10 @@
 """The account forms: signing up, logging in, the email address, changing the password and
 deleting the account.
 
-Every form that checks a password goes through the throttle (throttle.py): a client that
-failed too often is refused before its password is looked at, with an error of code
-``throttled`` whose ``seconds`` say how long to wait (``refused_for`` finds it, for the view to
-answer 429).
+Every form that checks a password counts its failures: the log-in through the throttle
+(throttle.py), a logged-in player's checks per session. A client that failed too often is
+refused before its password is looked at, with an error of code ``throttled`` whose
+``seconds`` say how long to wait (``refused_for`` finds it, for the view to answer 429).
 """
 
 from collections.abc import Callable
@@ -17,31 +17,61 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from solitaire import limits
+
 from . import throttle
 
 
+def throttled(seconds: int) -> ValidationError:
+    """The error of a password check refused for ``seconds``, code ``throttled``."""
+    if seconds < 60:
+        message = ngettext(
+            "Too many failed attempts: wait %(seconds)d second and try again.",
+            "Too many failed attempts: wait %(seconds)d seconds and try again.",
+            seconds,
+        )
+    else:
+        message = ngettext(
+            "Too many failed attempts: wait %(minutes)d minute and try again.",
+            "Too many failed attempts: wait %(minutes)d minutes and try again.",
+            -(-seconds // 60),
+        )
+    return ValidationError(
+        message, code="throttled", params={"minutes": -(-seconds // 60), "seconds": seconds}
+    )
+
+
 def checked(request: HttpRequest, username: str, check: Callable[[], bool]) -> bool:
-    """The outcome of the password ``check`` for ``username``, counted by the throttle.
+    """The outcome of the log-in's password ``check`` for ``username``, counted by the
+    throttle.
 
     ValidationError (code ``throttled``) without running ``check`` when the throttle refuses
-    this client. A failed check is counted, a good one forgets the username's failures.
+    this client. A failed check is counted; a good one forgets this client's failures.
     """
     seconds = throttle.wait_seconds(request, username)
     if seconds:
-        minutes = -(-seconds // 60)
-        raise ValidationError(
-            ngettext(
-                "Too many failed attempts: wait %(minutes)d minute and try again.",
-                "Too many failed attempts: wait %(minutes)d minutes and try again.",
-                minutes,
-            ),
-            code="throttled",
-            params={"minutes": minutes, "seconds": seconds},
-        )
+        raise throttled(seconds)
     if check():
-        throttle.succeeded(username)
+        throttle.succeeded(request, username)
         return True
     throttle.failed(request, username)
+    return False
+
+
+def checked_in_session(request: HttpRequest, check: Callable[[], bool]) -> bool:
+    """The outcome of a logged-in player's password ``check`` (to change the password, to
+    delete the account), counted per session: failures elsewhere never refuse it.
+
+    ValidationError (code ``throttled``) without running ``check`` after too many failures in
+    this session (settings.LIMITS["password-session"]).
+    """
+    session = request.session.session_key or limits.client_key(request)
+    seconds = limits.refused_setting("password-session", session)
+    if seconds:
+        raise throttled(seconds)
+    if check():
+        return True
+    limits.hit_setting("password-session", session)
     return False
 
 
@@ -101,9 +131,7 @@ class ThrottledPasswordChangeForm(PasswordChangeForm):
 
     def clean_old_password(self):
         old_password = self.cleaned_data["old_password"]
-        if not checked(
-            self.request, self.user.get_username(), lambda: self.user.check_password(old_password)
-        ):
+        if not checked_in_session(self.request, lambda: self.user.check_password(old_password)):
             raise ValidationError(
                 self.error_messages["password_incorrect"], code="password_incorrect"
             )
@@ -137,8 +165,6 @@ class DeleteAccountForm(forms.Form):
 
     def clean_password(self):
         password = self.cleaned_data["password"]
-        if not checked(
-            self.request, self.user.get_username(), lambda: self.user.check_password(password)
-        ):
+        if not checked_in_session(self.request, lambda: self.user.check_password(password)):
             raise ValidationError(_("That is not your password."), code="password_incorrect")
         return password

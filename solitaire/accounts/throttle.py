@@ -1,82 +1,168 @@
-"""Slowing down password guessing: failed password checks counted per username and per address.
+"""Slowing down password guessing, without locking an account's owner out of it.
 
-After ``failures`` failed checks for one username (in any case), or from one address (an IPv6
-address counts by its /64), each within ``window`` seconds of the one before, checks for that
-username or from that address are refused for ``window`` seconds, without looking at the
-password; then the count starts again. A success forgets the username's failures, never the
-address's (one account of one's own must not reset the count for guessing at others).
+Failed log-ins count three ways (settings.LOGIN_FAILURES, each as (how many, within seconds)):
 
-The counts live in Django's default cache, so they hold across processes and machines once
-that cache is shared (settings.CACHES). ``cache.add`` and ``cache.incr`` are atomic in the
-shared caches Django ships (Redis, Memcached), so two processes never lose a failure.
+- per username and client: the username tried from one address (an IPv6 address by its /64)
+  or from one known device. Past the count, that client's checks of that username are
+  refused until the window ends: the guesser is locked out, not the account.
+- per address, whatever the username: past the count, every log-in from that address is
+  refused until the window ends (one address guessing at many accounts).
+- per username, whatever the address: past the count, the username is not locked but slowed:
+  each check must wait for a delay after the last failure, doubling with each failure up to
+  settings.LOGIN_DELAY_MAX seconds. Guessing from many addresses gets a few guesses a minute;
+  the owner waits at most that long.
+
+A device that logged into an account before carries a signed cookie naming it (``remember``):
+from it, the owner's log-in is neither slowed by the username's failures nor refused for its
+address's; its own failures count per (username, device). A success forgets the failures of
+that username from that client only, never the username's or the address's: one account of
+one's own must not reset the count for guessing at others.
+
+Password checks in a logged-in session (changing the password, deleting the account) are
+another matter: the session is the player's, so they count per session
+(settings.LIMITS["password-session"]) and no failure elsewhere touches them.
+
+The counts live in Django's cache (solitaire/limits.py), shared by every process once the
+cache is. Each lock-out, and each username that starts being slowed, logs one line to the
+"solitaire.security" logger.
 """
 
 import hashlib
+import json
+import logging
+import secrets
 import time
-from dataclasses import dataclass
 
+from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 
-from solitaire.limits import client_key as client_address
+from solitaire import limits
+
+logger = logging.getLogger("solitaire.security")
+
+#: The signed cookie of a device that logged in before: its id and the accounts it logged into.
+DEVICE_COOKIE = "known_device"
+DEVICE_SALT = "solitaire.accounts.device"
+DEVICE_AGE = 60 * 60 * 24 * 365
+#: Accounts one device remembers (a family's computer); the oldest is forgotten first.
+DEVICE_ACCOUNTS = 8
 
 
-@dataclass(frozen=True)
-class Limit:
-    #: What is counted: the cache keys' prefix.
-    scope: str
-    failures: int
-    window: int
+def username_key(username: str) -> str:
+    """A username as the throttle counts it: in any case the same."""
+    return hashlib.sha256(username.casefold().encode()).hexdigest()[:24]
 
 
-#: Five guesses at one account in 15 minutes: enough for a player's typos, too few to guess.
-PER_USERNAME = Limit("login-username", failures=5, window=15 * 60)
-#: More per address: players behind one address (a school, an office) share it.
-PER_ADDRESS = Limit("login-address", failures=20, window=15 * 60)
+def known_device(request: HttpRequest) -> dict:
+    """The device cookie's contents ({"id": ..., "users": [username keys]}), or {} for none
+    (or a forged one)."""
+    value = request.get_signed_cookie(
+        DEVICE_COOKIE, default=None, salt=DEVICE_SALT, max_age=DEVICE_AGE
+    )
+    try:
+        device = json.loads(value or "{}")
+    except ValueError:
+        return {}
+    if not isinstance(device, dict) or not isinstance(device.get("users"), list):
+        return {}
+    return device
+
+
+def trusted(request: HttpRequest, username: str) -> bool:
+    """Whether this device logged into ``username`` before."""
+    return username_key(username) in known_device(request).get("users", [])
+
+
+def client_of(request: HttpRequest, username: str) -> str:
+    """Who is guessing, for the per-username-and-client count: the known device, else the
+    address."""
+    if trusted(request, username):
+        return "device:" + str(known_device(request).get("id", ""))
+    return "address:" + limits.client_key(request)
 
 
 def wait_seconds(request: HttpRequest, username: str) -> int:
-    """How long password checks for ``username`` from this client stay refused; 0 if allowed."""
-    now = time.time()
-    blocked = cache.get_many(
-        [
-            cache_key(PER_USERNAME, username, "until"),
-            cache_key(PER_ADDRESS, client_address(request), "until"),
-        ]
-    )
-    return max((int(until - now) + 1 for until in blocked.values() if until > now), default=0)
+    """How long password checks of ``username`` from this client stay refused; 0 if allowed."""
+    user = username_key(username)
+    waits = [refused("username-address", f"{user}|{client_of(request, username)}")]
+    if not trusted(request, username):
+        waits.append(refused("address", limits.client_key(request)))
+        waits.append(slowed(user))
+    return max(waits)
 
 
 def failed(request: HttpRequest, username: str) -> None:
-    """Count a failed password check for ``username`` from this client."""
-    _count(PER_USERNAME, username)
-    _count(PER_ADDRESS, client_address(request))
+    """Count a failed password check of ``username`` from this client."""
+    user = username_key(username)
+    address = limits.client_key(request)
+    client = client_of(request, username)
+    if count("username-address", f"{user}|{client}"):
+        logger.warning(
+            "lockout: username %r from %s for %d s",
+            username[:150],
+            client,
+            settings.LOGIN_FAILURES["username-address"][1],
+        )
+    if not trusted(request, username) and count("address", address):
+        logger.warning(
+            "lockout: address %s (last username %r) for %d s",
+            address,
+            username[:150],
+            settings.LOGIN_FAILURES["address"][1],
+        )
+    if count("username", user):
+        logger.warning("lockout: username %r slowed (failures from many addresses)", username[:150])
+    cache.set(last_failure_key(user), time.time(), settings.LOGIN_FAILURES["username"][1])
 
 
-def succeeded(username: str) -> None:
-    """Forget the failures for ``username``: the player got their password right."""
-    cache.delete(cache_key(PER_USERNAME, username, "count"))
+def succeeded(request: HttpRequest, username: str) -> None:
+    """Forget this client's failures for ``username``: the player got their password right."""
+    key = f"{username_key(username)}|{client_of(request, username)}"
+    limits.forget("login-username-address", key, settings.LOGIN_FAILURES["username-address"][1])
 
 
-def _count(limit: Limit, who: str) -> None:
-    key = cache_key(limit, who, "count")
-    cache.add(key, 0, limit.window)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # the count ran out between add and incr
-        cache.add(key, 1, limit.window)
-        count = 1
-    # Some caches' incr() restores the default timeout: the window runs from the last failure.
-    cache.touch(key, limit.window)
-    if count >= limit.failures:
-        cache.set(cache_key(limit, who, "until"), time.time() + limit.window, limit.window)
-        cache.delete(key)
+def remember(request: HttpRequest, response: HttpResponse, username: str) -> None:
+    """After a good log-in: this device is known for ``username`` from now on."""
+    device = known_device(request)
+    users = [u for u in device.get("users", []) if u != username_key(username)]
+    users = [*users, username_key(username)][-DEVICE_ACCOUNTS:]
+    value = json.dumps({"id": device.get("id") or secrets.token_urlsafe(12), "users": users})
+    response.set_signed_cookie(
+        DEVICE_COOKIE,
+        value,
+        salt=DEVICE_SALT,
+        max_age=DEVICE_AGE,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
 
 
-def cache_key(limit: Limit, who: str, part: str) -> str:
-    """The cache key of ``limit``'s ``part`` ("count" or "until") for ``who``.
+def refused(kind: str, key: str) -> int:
+    limit, per = settings.LOGIN_FAILURES[kind]
+    return limits.refused(f"login-{kind}", key, limit, per)
 
-    Hashed: a username may hold any character, and some caches take only short ASCII keys.
-    """
-    digest = hashlib.sha256(who.casefold().encode()).hexdigest()[:32]
-    return f"throttle:{limit.scope}:{part}:{digest}"
+
+def count(kind: str, key: str) -> bool:
+    """Count one failure; True when it is the one that reaches the limit (a lock-out)."""
+    limit, per = settings.LOGIN_FAILURES[kind]
+    limits.hit(f"login-{kind}", key, limit, per)
+    return limits.counted(f"login-{kind}", key, per) == limit
+
+
+def slowed(user: str) -> int:
+    """The seconds the next check of the username ``user`` must still wait; 0 if none."""
+    limit, per = settings.LOGIN_FAILURES["username"]
+    excess = limits.counted("login-username", user, per) - limit
+    if excess < 0:
+        return 0
+    last = cache.get(last_failure_key(user))
+    if last is None:
+        return 0
+    delay = min(2**excess, settings.LOGIN_DELAY_MAX)
+    return max(0, int(last + delay - time.time() + 0.999))
+
+
+def last_failure_key(user: str) -> str:
+    return f"throttle:last-failure:{user}"

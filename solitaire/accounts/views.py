@@ -2,8 +2,10 @@
 reset a forgotten one by email, delete the account; and the player's language and time zone.
 
 Django's auth views do the work where they fit. Around them: the throttle (a refused password
-check is a 429 with Retry-After, any other bad form a 400), and the guest's games, which become
-the account's as the guest signs up or logs in (``log_in``).
+check is a 429 with Retry-After, any other bad form a 400), the rate limits of sign-ups, log-in
+forms and reset mails (solitaire/limits.py, settings.LIMITS), the reset mail sent by the task
+queue, and the guest's games, which become the account's as the guest signs up or logs in
+(``log_in``).
 """
 
 from urllib.parse import urlsplit
@@ -17,6 +19,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpR
 from django.shortcuts import redirect, render, resolve_url
 from django.urls import reverse_lazy
 from django.utils import translation
+from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
@@ -25,8 +28,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
 from games.services.players import adopt_guest_games, delete_player
+from solitaire import limits
 
-from . import preferences
+from . import preferences, throttle
 from .forms import (
     DeleteAccountForm,
     EmailForm,
@@ -35,6 +39,7 @@ from .forms import (
     ThrottledPasswordChangeForm,
     refused_for,
 )
+from .tasks import send_password_reset
 
 
 def log_in(request: HttpRequest, user) -> None:
@@ -82,6 +87,11 @@ def sign_up(request: HttpRequest) -> HttpResponse:
         return redirect("account")
     if request.method == "GET":
         return _sign_up_page(request, SignUpForm())
+    # Only accounts made count: each costs a password hash, and a form sent back with a
+    # mistake in it costs nothing.
+    seconds = limits.refused_setting("signup-address", limits.client_key(request))
+    if seconds:
+        return limits.too_many(request, seconds)
     form = SignUpForm(request.POST)
     if not form.is_valid():
         return _sign_up_page(request, form, status=400)
@@ -91,20 +101,28 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     except IntegrityError:  # the same name, taken by another sign-up a moment before
         form.add_error("username", _("A user with that username already exists."))
         return _sign_up_page(request, form, status=400)
+    limits.hit_setting("signup-address", limits.client_key(request))
     messages.success(
         request, _("Welcome, %(name)s: your account is ready.") % {"name": user.get_username()}
     )
     log_in(request, user)
-    return redirect(_next_url(request) or resolve_url(settings.LOGIN_REDIRECT_URL))
+    response = redirect(_next_url(request) or resolve_url(settings.LOGIN_REDIRECT_URL))
+    throttle.remember(request, response, user.get_username())
+    return response
 
 
+@method_decorator(limits.per_address("login-address"), name="dispatch")
 class LogIn(BadFormStatus, auth_views.LoginView):
     form_class = LogInForm
     redirect_authenticated_user = True
 
     def form_valid(self, form):
-        log_in(self.request, form.get_user())
-        return HttpResponseRedirect(self.get_success_url())
+        user = form.get_user()
+        log_in(self.request, user)
+        response = HttpResponseRedirect(self.get_success_url())
+        # This device is the owner's from now on: failures elsewhere do not slow it.
+        throttle.remember(self.request, response, user.get_username())
+        return response
 
     def get_redirect_url(self):
         url = super().get_redirect_url()
@@ -180,8 +198,23 @@ class PasswordChange(BadFormStatus, auth_views.PasswordChangeView):
         return response
 
 
+@method_decorator(limits.per_address("reset-address"), name="dispatch")
 class PasswordReset(BadFormStatus, auth_views.PasswordResetView):
-    email_template_name = "registration/password_reset_email.txt"
+    """Ask for a reset link. The mail goes through the task queue (tasks.py), queued for any
+    well-formed address: the answer, and its time, are the same for an address with an
+    account and without. At most settings.LIMITS["reset-email"] mails to one address an hour:
+    past it nothing more is queued, and the answer still reads the same."""
+
+    def form_valid(self, form):
+        email = form.cleaned_data["email"]
+        if not limits.hit_setting("reset-email", email):
+            send_password_reset.enqueue(
+                email=email,
+                domain=self.request.get_host(),
+                use_https=self.request.is_secure(),
+                language=get_language(),
+            )
+        return HttpResponseRedirect(self.get_success_url())
 
 
 class PasswordResetConfirm(BadFormStatus, auth_views.PasswordResetConfirmView):

@@ -20,6 +20,7 @@ from games.models import Game
 from tests.test_catalogues import entries
 
 from .conftest import HTMX, board, post_move, start, url, won_record
+from .solver_support import run_worker
 from .test_accounts import log_in, make_user
 
 pytestmark = pytest.mark.django_db
@@ -185,6 +186,7 @@ def test_the_password_reset_email_is_in_the_players_language(player, language):
     client = Client()
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
     client.post(reverse("password_reset"), {"email": "ola@example.com"})
+    run_worker()  # the mail goes through the task queue
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     text = f"{message.subject}\n{message.body}"

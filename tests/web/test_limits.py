@@ -1,0 +1,232 @@
+"""Rate limits: a clear 429 page with Retry-After once one client (an address, an IPv6 /64) or
+one email address has done a costly thing too often, and the thing allowed again once the
+window has passed. The figures are settings.LIMITS."""
+
+import time
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core import mail
+from django.core.cache import cache
+from django.test import Client, RequestFactory
+from django.urls import reverse
+
+from games.models import Game
+from games.rules import Move
+from games.rules.moves import PARSED, TEXTS
+from solitaire import limits
+
+from .conftest import HTMX, won_record
+from .solver_support import run_worker
+from .test_accounts import PASSWORD, SIGNUP, log_in, make_user
+
+ADDRESS = "192.0.2.1"
+
+
+class Clock:
+    """The clock of the limits and of the local-memory cache, stopped: a test's counts all
+    fall in one window, whenever it runs."""
+
+    def __init__(self, monkeypatch):
+        self.now = time.time()
+        monkeypatch.setattr(time, "time", lambda: self.now)
+
+    def later(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture(autouse=True)
+def clock(settings, monkeypatch):
+    """The local-memory cache (Redis keeps its own time), on a stopped clock."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    yield Clock(monkeypatch)
+    cache.clear()
+
+
+def allowed(name: str) -> int:
+    return settings.LIMITS[name][0]
+
+
+def sign_up(client: Client, n: int, address: str = ADDRESS):
+    data = {"username": f"player{n}", "password1": PASSWORD, "password2": PASSWORD}
+    return client.post(SIGNUP, data, REMOTE_ADDR=address)
+
+
+def new_game(client: Client, address: str = ADDRESS, **headers):
+    data = {"variant": "forty-thieves", "deal": "7"}
+    return client.post(reverse("games:new"), data, REMOTE_ADDR=address, headers=headers)
+
+
+def assert_too_many(response) -> int:
+    assert response.status_code == 429
+    seconds = int(response["Retry-After"])
+    assert seconds > 0
+    html = response.content.decode()
+    assert "Too many requests: try again in" in html
+    return seconds
+
+
+class TestHit:
+    def test_the_limit_then_a_refusal_until_the_window_ends(self, clock):
+        assert [limits.hit("test", "a", 3, 60) for _ in range(3)] == [0, 0, 0]
+        wait = limits.hit("test", "a", 3, 60)
+        assert 0 < wait <= 60
+        assert limits.hit("test", "b", 3, 60) == 0  # another key counts on its own
+        clock.later(wait)
+        assert limits.hit("test", "a", 3, 60) == 0
+
+    def test_keys_in_any_case_are_one(self):
+        limits.hit("test", "Alice@Example.org", 1, 60)
+        assert limits.hit("test", "alice@example.org", 1, 60) > 0
+
+
+class TestClientKey:
+    def request(self, **meta):
+        return RequestFactory().get("/", **meta)
+
+    def test_the_connections_address_by_default(self):
+        request = self.request(REMOTE_ADDR="192.0.2.5", HTTP_X_FORWARDED_FOR="203.0.113.9")
+        assert limits.client_key(request) == "192.0.2.5"
+
+    def test_behind_a_proxy_the_last_address_its_header_names(self, settings):
+        settings.CLIENT_IP_HEADER = "X-Forwarded-For"
+        request = self.request(
+            REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="198.51.100.1, 203.0.113.9"
+        )
+        assert limits.client_key(request) == "203.0.113.9"
+        assert limits.client_key(self.request(REMOTE_ADDR="10.0.0.2")) == "10.0.0.2"
+
+    def test_an_ipv6_address_is_its_64(self):
+        request = self.request(REMOTE_ADDR="2001:db8:0:7:1:2:3:4")
+        assert limits.client_key(request) == "2001:db8:0:7::/64"
+
+    def test_an_ipv4_address_written_as_ipv6_is_itself(self):
+        assert limits.client_key(self.request(REMOTE_ADDR="::ffff:192.0.2.8")) == "192.0.2.8"
+
+
+class TestTheAnswer:
+    def test_a_page_that_says_how_long_to_wait(self, client):
+        for _ in range(allowed("new-game-address")):
+            assert new_game(client).status_code == 302
+        response = new_game(client)
+        seconds = assert_too_many(response)
+        assert seconds <= settings.LIMITS["new-game-address"][1]
+        assert "<h1>Too many requests</h1>" in response.content.decode()
+
+    def test_htmx_gets_the_sentence_for_the_message_area(self, client):
+        for _ in range(allowed("new-game-address")):
+            new_game(client)
+        response = new_game(client, **HTMX)
+        assert_too_many(response)
+        assert response["HX-Retarget"] == "#announce"
+        assert "<h1>" not in response.content.decode()
+
+    def test_in_the_players_language(self, client):
+        for _ in range(allowed("new-game-address")):
+            new_game(client)
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+        response = new_game(client)
+        assert response.status_code == 429
+        assert 'lang="fr"' in response.content.decode()
+
+
+class TestNewGames:
+    def test_limited_per_address_and_released(self, client, clock):
+        for _ in range(allowed("new-game-address")):
+            assert new_game(client).status_code == 302
+        before = Game.objects.count()
+        wait = assert_too_many(new_game(client))
+        assert Game.objects.count() == before
+        assert new_game(Client(), address="192.0.2.2").status_code == 302
+        clock.later(wait)
+        assert new_game(client).status_code == 302
+
+    def test_a_shared_deal_link_counts_too(self, client):
+        for _ in range(allowed("new-game-address")):
+            new_game(client)
+        response = client.get(reverse("pages:play_deal", args=["lucas", 5]), REMOTE_ADDR=ADDRESS)
+        assert_too_many(response)
+
+
+class TestRecordImport:
+    def test_limited_per_address(self, client):
+        text = won_record().to_json()
+        for _ in range(allowed("import-address")):
+            response = client.post(reverse("games:import"), {"text": text}, REMOTE_ADDR=ADDRESS)
+            assert response.status_code == 302
+        before = Game.objects.count()
+        response = client.post(reverse("games:import"), {"text": text}, REMOTE_ADDR=ADDRESS)
+        assert_too_many(response)
+        assert Game.objects.count() == before
+        # Reading the form is no import.
+        assert client.get(reverse("games:import"), REMOTE_ADDR=ADDRESS).status_code == 200
+
+
+class TestSignUp:
+    def test_accounts_made_per_address_are_limited(self, client, db):
+        for n in range(allowed("signup-address")):
+            assert sign_up(Client(), n).status_code == 302
+        response = sign_up(Client(), 999)
+        assert_too_many(response)
+        assert not get_user_model().objects.filter(username="player999").exists()
+        assert sign_up(Client(), 999, address="192.0.2.2").status_code == 302
+
+    def test_forms_sent_back_with_a_mistake_do_not_count(self, db):
+        bad = {"username": "x", "password1": PASSWORD, "password2": "other"}
+        for _ in range(allowed("signup-address") + 2):
+            assert Client().post(SIGNUP, bad, REMOTE_ADDR=ADDRESS).status_code == 400
+        assert sign_up(Client(), 1).status_code == 302
+
+
+class TestLogInForms:
+    def test_log_in_forms_per_address_are_limited(self, db):
+        make_user()
+        client = Client()
+        for _ in range(allowed("login-address")):
+            # Good and bad ones alike: the form's cost is the password hash.
+            assert log_in(client, "nobody", "x", REMOTE_ADDR=ADDRESS).status_code in (400, 429)
+        assert_too_many(log_in(Client(), REMOTE_ADDR=ADDRESS))
+        assert Client().get(reverse("login"), REMOTE_ADDR=ADDRESS).status_code == 200
+
+
+class TestResetMail:
+    def test_at_most_a_few_mails_to_one_address_an_hour(self, db):
+        make_user(email="alice@example.org")
+        for n in range(allowed("reset-email") + 2):
+            response = Client().post(
+                reverse("password_reset"),
+                {"email": "alice@example.org"},
+                REMOTE_ADDR=f"192.0.2.{n + 1}",
+            )
+            # The same answer past the limit: it tells no one how often the address was asked.
+            assert response.status_code == 302
+        run_worker()
+        assert len(mail.outbox) == allowed("reset-email")
+
+    def test_requests_per_address_are_limited(self, db):
+        for n in range(allowed("reset-address")):
+            response = Client().post(
+                reverse("password_reset"), {"email": f"someone{n}@example.org"}, REMOTE_ADDR=ADDRESS
+            )
+            assert response.status_code == 302
+        response = Client().post(
+            reverse("password_reset"), {"email": "last@example.org"}, REMOTE_ADDR=ADDRESS
+        )
+        assert_too_many(response)
+
+
+class TestMoveParseCache:
+    def test_only_moves_a_game_can_have_are_kept(self):
+        size = len(PARSED)
+        for n in range(2000):
+            Move.parse(f"t{n % 99 + 1}:{n % 99 + 1}-t{(n + 1) % 99 + 1}")
+        Move.parse("t3:1-t4")
+        assert len(PARSED) == size == len(TEXTS)
+        assert "t3:1-t4" not in PARSED and "t3-t4" in PARSED
+        assert "t99:99-t98" not in PARSED
+
+    def test_moves_outside_the_table_still_parse_and_print(self):
+        move = Move.parse("t99:40-t98")
+        assert str(move) == "t99:40-t98"
+        assert Move.parse("t3:1-t4") == Move.parse("t3-t4")

@@ -3,10 +3,53 @@
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+
+class Theme(models.TextChoices):
+    """Light or dark pages; "auto" follows the system's setting (prefers-color-scheme)."""
+
+    # Translators: the pages' colours follow the device's light or dark setting.
+    AUTO = "auto", pgettext_lazy("theme", "As the device")
+    LIGHT = "light", pgettext_lazy("theme", "Light")
+    DARK = "dark", pgettext_lazy("theme", "Dark")
+
+
+class TableColour(models.TextChoices):
+    # Translators: the colour of the card table's cloth.
+    GREEN = "green", pgettext_lazy("table colour", "Green")
+    # Translators: the colour of the card table's cloth.
+    BLUE = "blue", pgettext_lazy("table colour", "Blue")
+    # Translators: the colour of the card table's cloth (a dark red).
+    WINE = "wine", pgettext_lazy("table colour", "Wine red")
+
+
+class CardBack(models.TextChoices):
+    # Translators: the pattern on the back of the cards.
+    BLUE = "blue", pgettext_lazy("card back", "Blue stripes")
+    # Translators: the pattern on the back of the cards.
+    RED = "red", pgettext_lazy("card back", "Red lattice")
+    # Translators: the pattern on the back of the cards.
+    GREEN = "green", pgettext_lazy("card back", "Green dots")
+
+
+class Deck(models.TextChoices):
+    # Translators: the usual deck: hearts and diamonds red, spades and clubs black.
+    TWO = "two", pgettext_lazy("deck", "Two colours")
+    # Translators: a deck where each suit has its own colour.
+    FOUR = "four", pgettext_lazy("deck", "Four colours: clubs green, diamonds blue")
+
+
+class Motion(models.TextChoices):
+    # Translators: animations are on.
+    ON = "on", pgettext_lazy("animations", "On")
+    # Translators: animations are off.
+    OFF = "off", pgettext_lazy("animations", "Off")
 
 
 class Preferences(models.Model):
-    """The language a player chose and the time zone their browser is in."""
+    """The language a player chose, the time zone their browser is in, and their looks (blank
+    for a look not chosen on the account: the device's choice, else the site's default)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
@@ -20,6 +63,11 @@ class Preferences(models.Model):
     )
     #: An IANA time zone name, as the browser says it ("Asia/Ho_Chi_Minh").
     time_zone = models.CharField(_("time zone"), max_length=64, blank=True)
+    theme = models.CharField(_("light or dark"), max_length=8, blank=True, choices=Theme)
+    table = models.CharField(_("table colour"), max_length=8, blank=True, choices=TableColour)
+    card_back = models.CharField(_("card back"), max_length=8, blank=True, choices=CardBack)
+    deck = models.CharField(_("deck"), max_length=8, blank=True, choices=Deck)
+    motion = models.CharField(_("animations"), max_length=8, blank=True, choices=Motion)
 
     class Meta:
         verbose_name = _("preferences")

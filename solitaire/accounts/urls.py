@@ -7,7 +7,7 @@ No namespace: Django's auth views and templates reverse these names (``login``,
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import looks, views
 
 urlpatterns = [
     path("", views.account, name="account"),
@@ -15,6 +15,7 @@ urlpatterns = [
     path("login/", views.LogIn.as_view(), name="login"),
     path("logout/", views.LogOut.as_view(), name="logout"),
     path("delete/", views.delete_account, name="delete_account"),
+    path("looks/", looks.choose, name="looks"),
     path("password/", views.PasswordChange.as_view(), name="password_change"),
     path("reset/", views.PasswordReset.as_view(), name="password_reset"),
     path("reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),

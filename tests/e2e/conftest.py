@@ -24,6 +24,9 @@ CHROMIUM_FLAGS = [
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 360, "height": 740}
+#: The sizes the whole table must fit without scrolling: a laptop's window and a tall phone.
+LAPTOP = {"width": 1280, "height": 720}
+TALL_PHONE = {"width": 390, "height": 844}
 
 HERE = Path(__file__).resolve().parent
 
@@ -111,6 +114,22 @@ def phone_page(browser):
     context, page = _new_page(browser, PHONE, has_touch=True, is_mobile=True)
     yield page
     _close(context, page)
+
+
+def _open_page(browser, viewport, **options):
+    context, page = _new_page(browser, viewport, **options)
+    yield page
+    _close(context, page)
+
+
+@pytest.fixture
+def laptop_page(browser):
+    yield from _open_page(browser, LAPTOP)
+
+
+@pytest.fixture
+def tall_phone_page(browser):
+    yield from _open_page(browser, TALL_PHONE, has_touch=True, is_mobile=True)
 
 
 @pytest.fixture

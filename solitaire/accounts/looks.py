@@ -1,0 +1,127 @@
+"""Looks: how the site looks to a player (light or dark, the table's colour, the cards' backs,
+two or four colours, animations on or off), chosen on the Looks page.
+
+A choice is kept in the browser (a cookie, so that the very first paint of every page has it,
+guest or not) and, for a player with an account, on the account (``Preferences``), which every
+device of theirs follows. The page's ``<html>`` carries the looks as data attributes
+(``{% looks_attributes %}``, templates/base.html): ``data-theme``, ``data-table``,
+``data-back``, ``data-deck`` and ``data-motion`` ("off" turns the cards' travel off, for
+static/js/motion.js). static/css/site.css draws them.
+"""
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods
+
+from .models import CardBack, Deck, Motion, Preferences, TableColour, Theme
+
+COOKIE = "looks"
+#: A year: looks are chosen once and kept.
+COOKIE_AGE = 365 * 24 * 3600
+#: Each look: its name in the cookie and on <html> (data-NAME), its field on ``Preferences``,
+#: its choices and the site's default.
+LOOKS = {
+    "theme": ("theme", Theme, Theme.AUTO),
+    "table": ("table", TableColour, TableColour.GREEN),
+    "back": ("card_back", CardBack, CardBack.BLUE),
+    "deck": ("deck", Deck, Deck.TWO),
+    "motion": ("motion", Motion, Motion.ON),
+}
+DEFAULTS = {name: str(default) for name, (_field, _choices, default) in LOOKS.items()}
+
+
+class LooksForm(forms.Form):
+    """The Looks page's form: one choice of each look."""
+
+    theme = forms.ChoiceField(
+        label=gettext_lazy("Light or dark"), choices=Theme, widget=forms.RadioSelect
+    )
+    table = forms.ChoiceField(
+        label=gettext_lazy("Table colour"), choices=TableColour, widget=forms.RadioSelect
+    )
+    back = forms.ChoiceField(
+        label=gettext_lazy("Card backs"), choices=CardBack, widget=forms.RadioSelect
+    )
+    deck = forms.ChoiceField(
+        label=gettext_lazy("Card colours"), choices=Deck, widget=forms.RadioSelect
+    )
+    motion = forms.ChoiceField(
+        label=gettext_lazy("Animations"),
+        choices=Motion,
+        widget=forms.RadioSelect,
+        help_text=gettext_lazy(
+            "Cards travel to where they go. Off, they jump there; they are off too when your "
+            "device asks for reduced motion."
+        ),
+    )
+
+
+def from_cookie(request: HttpRequest) -> dict[str, str]:
+    """The looks this browser chose (only known names and values; the rest left out)."""
+    saved = QueryDict(request.COOKIES.get(COOKIE, ""))
+    return {
+        name: value
+        for name, (_field, choices, _default) in LOOKS.items()
+        if (value := saved.get(name, "")) in choices.values
+    }
+
+
+def looks_of(request: HttpRequest) -> dict[str, str]:
+    """Every look of the player: the account's choice, else this browser's, else the
+    default."""
+    looks = {**DEFAULTS, **from_cookie(request)}
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        saved = Preferences.objects.filter(user=user).first()
+        if saved is not None:
+            for name, (field, _choices, _default) in LOOKS.items():
+                looks[name] = getattr(saved, field) or looks[name]
+    return looks
+
+
+def keep(request: HttpRequest, response: HttpResponse, looks: dict[str, str]) -> None:
+    """Keep ``looks`` (checked already) in the browser and on the player's account."""
+    response.set_cookie(
+        COOKIE,
+        urlencode(looks),
+        max_age=COOKIE_AGE,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+    if request.user.is_authenticated:
+        fields = {LOOKS[name][0]: value for name, value in looks.items()}
+        Preferences.objects.update_or_create(user=request.user, defaults=fields)
+
+
+def _back_to(request: HttpRequest) -> str:
+    """The page the player came from (``next``), if it is on this site."""
+    url = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(
+        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return url if safe else ""
+
+
+@require_http_methods(["GET", "POST"])
+def choose(request: HttpRequest) -> HttpResponse:
+    """The Looks page: a form that works without JavaScript (static/js/looks.js shows each
+    choice at once). Saved, back to the page the player came from; a bad choice is a 400 that
+    changes nothing."""
+    if request.method == "GET":
+        form = LooksForm(initial=looks_of(request))
+        return render(request, "registration/looks.html", {"form": form, "next": _back_to(request)})
+    form = LooksForm(request.POST)
+    if not form.is_valid():
+        context = {"form": form, "next": _back_to(request)}
+        return render(request, "registration/looks.html", context, status=400)
+    messages.success(request, _("Your looks are saved."))
+    response = redirect(_back_to(request) or "looks")
+    keep(request, response, form.cleaned_data)
+    return response

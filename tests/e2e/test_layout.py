@@ -1,0 +1,212 @@
+"""The board fits the window and stays still, at a laptop's 1280 by 720 and a phone's 390 by 844.
+
+- The whole table (stock, waste, foundations and every column, up to 20 cards in one) is in
+  sight without scrolling, and the cards close up as a column grows.
+- Nothing moves the table while a game is played: 30 moves, a hint, an answer to "Can this still
+  be won?" and an automatic move shift nothing (the browser's own count of layout shifts, and the
+  table's top edge).
+- On a phone: one row of controls, the cards in the top quarter of the screen, no keys help.
+- Screenshots of every game at both sizes, and in dark mode, in test-artifacts/screenshots/.
+"""
+
+import pytest
+from django.db import OperationalError
+from playwright.sync_api import expect
+
+from games.rules import Record
+from tests.web.conftest import won_record
+from tests.web.solver_support import run_worker
+
+from .conftest import BOARD, SCREENSHOTS, STATE, card, open_deal, ply, top_card
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+#: The answers come when the worker has run; the page asks every half second.
+ANSWER_MS = 8_000
+
+
+def in_window(page, selector: str) -> dict:
+    """The bounding box of ``selector``, checked to be inside the window (no scrolling)."""
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    assert box["x"] >= 0 and box["y"] >= 0, f"{selector} starts off the window: {box}"
+    assert box["x"] + box["width"] <= size["width"] + 0.5, f"{selector} is too wide: {box}"
+    assert box["y"] + box["height"] <= size["height"] + 0.5, f"{selector} is too tall: {box}"
+    return box
+
+
+def no_page_scroll(page) -> None:
+    sizes = page.evaluate(
+        """() => { const e = document.scrollingElement;
+        return [e.scrollWidth, e.clientWidth, e.scrollHeight, e.clientHeight]; }"""
+    )
+    assert sizes[0] <= sizes[1] + 1 and sizes[2] <= sizes[3] + 1, f"the page scrolls: {sizes}"
+
+
+def grow_column(page, name: str, cards: int) -> None:
+    """Lay copies of the column's cards on it until it holds ``cards`` (no game deals a column
+    this long: four dealt and a King-to-Two run on them make 16 at most)."""
+    page.locator(f'{BOARD} [data-pile="{name}"]').evaluate(
+        """(pile, cards) => {
+            const faces = Array.from(pile.querySelectorAll(':scope > .card'));
+            let i = 0;
+            while (pile.querySelectorAll(':scope > .card').length < cards) {
+                const copy = faces[i++ % faces.length].cloneNode(true);
+                copy.classList.remove('picked');
+                copy.removeAttribute('data-pick');
+                copy.removeAttribute('href');
+                pile.append(copy);
+            }
+        }""",
+        cards,
+    )
+
+
+def assert_table_fits(page) -> None:
+    no_page_scroll(page)
+    in_window(page, BOARD)
+    for pile in page.locator(f"{BOARD} [data-pile]").all():
+        name = pile.get_attribute("data-pile")
+        in_window(page, f'{BOARD} [data-pile="{name}"]')
+
+
+@pytest.mark.parametrize("variant", ["forty-thieves", "lucas", "forty-devils"])
+@pytest.mark.parametrize("size", ["laptop", "tall_phone"])
+def test_the_whole_table_fits_with_a_20_card_column(request, variant, size, live_server):
+    page = request.getfixturevalue(f"{size}_page")
+    open_deal(page, live_server, variant)
+    assert_table_fits(page)
+    first = top_card(page, "t1").bounding_box()
+    grow_column(page, "t1", 20)
+    expect(page.locator(f'{BOARD} [data-pile="t1"] > .card')).to_have_count(20)
+    assert_table_fits(page)
+    # The column closed up to fit; its top card is still the size of the others, and the
+    # covered cards' corners can still be read.
+    last = top_card(page, "t1").bounding_box()
+    assert abs(last["width"] - first["width"]) < 0.5
+    strips = page.locator(f'{BOARD} [data-pile="t1"] > .card').evaluate_all(
+        "cards => cards.slice(1).map((c, i) => c.getBoundingClientRect().top"
+        " - cards[i].getBoundingClientRect().top)"
+    )
+    assert min(strips) > 0, "covered cards must show a strip"
+    corners = page.locator(f'{BOARD} [data-pile="t1"] .corner').evaluate_all(
+        "cs => cs.map(c => parseFloat(getComputedStyle(c).fontSize))"
+    )
+    assert min(corners) >= 6, f"corner text of {min(corners)}px"
+    page.screenshot(path=str(SCREENSHOTS / f"layout-20-cards-{variant}-{size}.png"))
+
+
+WATCH_SHIFTS = """() => {
+    window.tableShifts = [];
+    new PerformanceObserver(list => {
+        for (const entry of list.getEntries()) {
+            window.tableShifts.push({
+                value: entry.value,
+                sources: entry.sources.map(s => s.node && s.node.nodeType === 1
+                    ? (s.node.id || s.node.className || s.node.tagName) : String(s.node)),
+            });
+        }
+    }).observe({type: "layout-shift"});
+}"""
+
+
+def open_record(page, live_server, record: Record) -> None:
+    """A game started from ``record`` ("Start from a record"), its scripts running."""
+    page.goto(f"{live_server.url}/import/")
+    page.locator("#id_text").fill(record.to_json())
+    page.get_by_role("button", name="Start this game").click()
+    expect(page.locator(BOARD)).to_have_attribute("data-variant", record.variant)
+    page.wait_for_load_state()
+
+
+def press_menu_button(page, selector: str) -> None:
+    """Press a button of the toolbar, opening the "More" menu first where it is folded."""
+    button = page.locator(selector)
+    if not button.is_visible():
+        page.locator("#more > summary").click()
+    button.click()
+
+
+def click_move(page, move: str) -> int:
+    """Play ``move`` ("t5-f1", "w-t2", "deal") with the mouse or a finger: the card, then the
+    pile. The ply after it."""
+    before = ply(page)
+    if move in ("deal", "redeal"):
+        page.locator(f"{BOARD} .stock-button").click()
+    else:
+        source, _dash, target = move.partition("-")
+        card(page, source).click()
+        expect(page.locator(BOARD)).to_have_attribute("data-pick", source)
+        top_card(page, target).click()
+    expect(page.locator(STATE)).not_to_have_attribute("data-ply", str(before))
+    return ply(page)
+
+
+def answer(page) -> None:
+    """Run the worker that answers hints and questions, once the page has no request on its
+    way (the test database, SQLite in memory, locks a table that a request is reading)."""
+    for _attempt in range(10):
+        for _wait in range(100):
+            if not page.in_flight:
+                break
+            page.wait_for_timeout(20)
+        try:
+            run_worker()
+            return
+        except OperationalError:
+            page.wait_for_timeout(100)
+    raise AssertionError("the worker found the database locked ten times")
+
+
+def table_top(page) -> float:
+    return page.locator(f"{BOARD} .table").bounding_box()["y"]
+
+
+@pytest.mark.parametrize("size", ["laptop", "tall_phone"])
+def test_nothing_moves_the_table_while_a_game_is_played(request, size, live_server, screenshot):
+    """30 moves, a hint, "Can this still be won?" and an automatic move: the table's top edge
+    stays where it was and the browser counts no layout shift of it."""
+    page = request.getfixturevalue(f"{size}_page")
+    record = won_record()
+    start = len(record.moves) - 60
+    open_record(page, live_server, Record(record.variant, record.deal, record.moves[:start]))
+    # The record's moves one by one, without automatic moves between them.
+    press_menu_button(page, "#autoplay")
+    expect(page.locator("#autoplay")).to_have_attribute("aria-pressed", "false")
+    top = table_top(page)
+    page.evaluate(WATCH_SHIFTS)
+
+    for move in record.moves[start : start + 30]:
+        click_move(page, str(move))
+    assert ply(page) == start + 30
+    assert table_top(page) == top
+
+    press_menu_button(page, "#hint")
+    expect(page.locator("#assist")).to_contain_text("Thinking")
+    answer(page)
+    expect(page.locator("#assist")).to_contain_text("This move leads to a win:", timeout=ANSWER_MS)
+    assert table_top(page) == top
+    press_menu_button(page, "#can-win")
+    answer(page)
+    expect(page.locator("#assist")).to_contain_text("Yes — next move:", timeout=ANSWER_MS)
+    assert table_top(page) == top
+    screenshot(page, f"layout-answer-{size}")
+
+    # Automatic moves on again: the next moves of the win bring cards home by themselves.
+    press_menu_button(page, "#autoplay")
+    expect(page.locator("#autoplay")).to_have_attribute("aria-pressed", "true")
+    automatic = False
+    for move in record.moves[start + 30 :]:
+        before = ply(page)
+        if click_move(page, str(move)) > before + 1:
+            automatic = True
+            break
+    assert automatic, "no automatic move followed"
+    expect(page.locator("#announce")).not_to_be_empty()
+    assert table_top(page) == top
+    page.wait_for_timeout(300)  # layout shifts are reported after the frame
+    shifts = page.evaluate("window.tableShifts")
+    moved = [s for s in shifts if any(not str(n).startswith("card") for n in s["sources"])]
+    assert not moved, f"the table moved: {moved}"
+    total = sum(s["value"] for s in shifts)
+    assert total == 0, f"layout shift of {total}: {shifts}"

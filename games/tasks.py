@@ -9,12 +9,13 @@ search a priority that falls with the number its client already has waiting, so 
 client's many never stand in front of another's first.
 
 A worker killed mid-search (``kill -9``, a machine lost) cannot say so. While it searches, a
-thread of its own beats: it writes the seconds searched so far on the analysis every
-``BEAT`` seconds. A running task whose last beat (or, before the first, its start) is older
-than ``settings.SOLVER_LEASE_SECONDS`` is taken as lost (``lost_runs``): its row is marked
-failed through django-tasks-db's own ``set_failed`` and its search is queued once more, or,
-the second time, answered as failed. Whoever comes next does this: the page asking for the
-answer, the next search asked for, the next task a worker takes.
+thread of its own beats: every ``BEAT`` seconds it writes on the analysis the seconds since
+the search was asked, so the analysis's row alone tells when its worker was last heard of. A
+running task whose last beat (or, before the first, its start) is older than
+``settings.SOLVER_LEASE_SECONDS`` is taken as lost (``recover_lost``, ``check_pending``): its
+row is marked failed through django-tasks-db's own ``set_failed`` and its search is queued
+once more, or, the second time, answered as failed. Whoever comes next does this: the page
+asking for the answer, the next search asked for, the next task a worker takes.
 """
 
 import hashlib
@@ -24,9 +25,10 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import DatabaseError, connection, transaction
 from django.db.models import QuerySet
-from django.tasks import TaskContext, task
+from django.tasks import task
 from django.tasks.base import TASK_MIN_PRIORITY
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
@@ -46,13 +48,13 @@ class WorkerLost(Exception):
     """What a task row lost with its worker is marked failed with."""
 
 
-@task(takes_context=True)
-def search(context: TaskContext, analysis_id: int, client: str = "", seconds: float = 0) -> str:
+@task()
+def search(analysis_id: int, client: str = "", seconds: float = 0) -> str:
     """Answer a hint or a "can this still be won?" (a ``games.models.Analysis``). ``client``
     (the asking client's digest) and ``seconds`` (the search's budget when it was queued) are
     read only by the queue's counts."""
     recover_lost()
-    return run_search(analysis_id, context.task_result.started_at)
+    return run_search(analysis_id)
 
 
 @task()
@@ -135,11 +137,18 @@ def drained_per_second(now: datetime) -> float:
 # -- a worker lost mid-search ---------------------------------------------------------------
 
 
+def last_beat(analysis: Analysis) -> datetime:
+    """When the worker searching ``analysis`` (RUNNING) last beat: while it runs, its seconds
+    count from the moment it was asked."""
+    return analysis.created_at + timedelta(seconds=analysis.seconds)
+
+
 def last_sign_of_life(run: DBTaskResult, analysis: Analysis | None) -> datetime:
-    """When the worker running ``run`` was last heard of: its last beat, else its start."""
+    """When the worker running ``run`` was last heard of: its search's last beat, else its
+    start."""
     started = run.started_at or run.enqueued_at
     if analysis is not None and analysis.status == Analysis.Status.RUNNING:
-        return started + timedelta(seconds=analysis.seconds)
+        return max(started, last_beat(analysis))
     return started
 
 
@@ -157,7 +166,10 @@ def is_lost(run: DBTaskResult, analysis: Analysis | None, now: datetime) -> bool
 
 def recover_lost(now: datetime | None = None) -> int:
     """Mark every task row whose worker was lost as failed, and queue its search again once
-    (or answer it as failed); the number of rows recovered."""
+    (or answer it as failed); the number of rows recovered. Looked for at most once a second
+    across the site (every search asked and every task started asks)."""
+    if not cache.add("searches:lost-looked-for", 1, timeout=1):
+        return 0
     now = now or timezone.now()
     ours = [search.module_path, find_winnable_deals.module_path]
     running = list(DBTaskResult.objects.running().filter(task_path__in=ours))
@@ -204,11 +216,11 @@ def settle(analysis_id: int, run: DBTaskResult, now: datetime) -> None:
 
 def check_pending(analysis: Analysis, now: datetime | None = None) -> Analysis:
     """``analysis`` as it stands once a lost worker under it (or a run that ended without an
-    answer) is dealt with; asked by the page that waits for it."""
+    answer) is dealt with; asked by the page that waits for it, every half second, so only
+    the analysis's own row is read while its worker beats."""
     now = now or timezone.now()
     lease = timedelta(seconds=settings.SOLVER_LEASE_SECONDS)
-    pending = (Analysis.Status.QUEUED, Analysis.Status.RUNNING)
-    if analysis.status not in pending or analysis.created_at + lease > now:
+    if analysis.status != Analysis.Status.RUNNING or last_beat(analysis) + lease > now:
         return analysis
     runs = runs_of(analysis.pk)
     latest = runs[-1] if runs else None
@@ -226,15 +238,16 @@ def check_pending(analysis: Analysis, now: datetime | None = None) -> Analysis:
 
 
 @contextmanager
-def beating(analysis_id: int, started: datetime) -> Iterator[None]:
-    """While the block runs, a thread writes the seconds since ``started`` on the analysis
-    every BEAT seconds (its own connection, closed at the end): the worker is alive."""
+def beating(analysis_id: int, since: datetime) -> Iterator[None]:
+    """While the block runs, a thread writes the seconds from ``since`` (when the search was
+    asked) to now on the analysis every BEAT seconds (its own connection, closed at the end):
+    the worker is alive."""
     done = threading.Event()
 
     def beat() -> None:
         try:
             while not done.wait(BEAT):
-                seconds = (timezone.now() - started).total_seconds()
+                seconds = (timezone.now() - since).total_seconds()
                 try:
                     Analysis.objects.filter(pk=analysis_id, status=Analysis.Status.RUNNING).update(
                         seconds=seconds
@@ -256,9 +269,8 @@ def beating(analysis_id: int, started: datetime) -> Iterator[None]:
 # -- the searches ---------------------------------------------------------------------------
 
 
-def run_search(analysis_id: int, started: datetime | None = None) -> str:
+def run_search(analysis_id: int) -> str:
     """Search the board of a queued analysis and store the answer; its status after."""
-    started = started or timezone.now()
     with transaction.atomic():
         analysis = (
             Analysis.objects.select_for_update().select_related("game").filter(pk=analysis_id)
@@ -272,14 +284,14 @@ def run_search(analysis_id: int, started: datetime | None = None) -> str:
             analysis.save(update_fields=["status", "finished_at"])
             return analysis.status
         analysis.status = Analysis.Status.RUNNING
-        analysis.seconds = (timezone.now() - started).total_seconds()
+        analysis.seconds = (timezone.now() - analysis.created_at).total_seconds()
         analysis.save(update_fields=["status", "seconds"])
         snapshot = game.snapshot
     # The search holds no lock: the player may play on meanwhile (the answer is then stale).
     position = position_from_text(snapshot)
     hint = analysis.kind == Analysis.Kind.HINT
     seconds = search_seconds(analysis.kind)
-    with beating(analysis_id, started):
+    with beating(analysis_id, analysis.created_at):
         result = solve(position, seconds=seconds)
         moves = [str(m) for m in result.moves]
         if hint and result.status != Analysis.Status.WON:

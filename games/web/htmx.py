@@ -25,6 +25,7 @@ from ..owners import Owner
 from ..rules import VARIANTS
 from ..services import play
 from ..words import error_words, outcome_words
+from .motion import Motion, motion_of
 
 #: The session key of the per-game-type "automatic moves to foundations" settings.
 AUTOPLAY_KEY = "autoplay"
@@ -105,7 +106,8 @@ def answer_outcome(request: HttpRequest, outcome: play.Outcome) -> HttpResponse:
     said = outcome_words(outcome)
     if request.htmx and outcome.changed is not None:
         return render_changes(request, outcome, said)
-    return answer(request, outcome.game, said, position=outcome.position)
+    motion = motion_of(outcome)
+    return answer(request, outcome.game, said, position=outcome.position, motion=motion)
 
 
 def answer_error(request: HttpRequest, error: play.GameError) -> HttpResponse:
@@ -118,10 +120,13 @@ def answer_error(request: HttpRequest, error: play.GameError) -> HttpResponse:
     return refuse(request, error.game, said, status)
 
 
-def answer(request: HttpRequest, game: Game, said: str, *, level="success", position=None):
-    """After a change: the board for htmx, else back to the game page (POST/redirect/GET)."""
+def answer(
+    request: HttpRequest, game: Game, said: str, *, level="success", position=None, motion=None
+):
+    """After a change: the board for htmx (with the ``motion`` of the cards that travelled),
+    else back to the game page (POST/redirect/GET)."""
     if request.htmx:
-        return render_game(request, game, position, message=said, level=level)
+        return render_game(request, game, position, message=said, level=level, motion=motion)
     messages.add_message(
         request, messages.WARNING if level == "warning" else messages.SUCCESS, said
     )
@@ -147,6 +152,7 @@ def render_game(
     message: str = "",
     level: str = "success",
     status: int = 200,
+    motion: Motion | None = None,
 ) -> HttpResponse:
     """The game page, or for htmx (not restoring history) the board and the message."""
     position = position if position is not None else game.position()
@@ -160,6 +166,7 @@ def render_game(
             reverse("pages:play_deal", args=[game.variant, game.deal])
         ),
         "slots": max(variant.columns, 11 if variant.stock_deal > 1 else 10),
+        "motion": motion or Motion(),
     }
     fragment = request.htmx and not request.htmx.history_restore_request
     if not fragment:
@@ -185,6 +192,7 @@ def render_changes(request: HttpRequest, outcome: play.Outcome, said: str) -> Ht
         "moves": card_moves(position),
         "redeals": redeals_shown(position),
         "message": said,
+        "motion": motion_of(outcome),
     }
     if (ply == 0) != (game.ply == 0) or redo != bool(game.redo):
         # Undo, redo or restart became possible, or impossible: they come again.

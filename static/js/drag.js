@@ -67,6 +67,8 @@
     const ghost = document.createElement("div");
     ghost.className = "pile column drag-ghost";
     ghost.setAttribute("aria-hidden", "true");
+    // Where the cards came from: motion.js flies them on from where they are let go.
+    ghost.dataset.from = press.pick;
     ghost.style.left = `${box.left}px`;
     ghost.style.top = `${box.top}px`;
     ghost.style.width = `${box.width}px`;

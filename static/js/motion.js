@@ -1,0 +1,557 @@
+/* Cards that travel. After a move, an undo, a redo or a Finish the server's answer draws the
+   board as it now is, with the moves that led there (#motion: each move's pile of departure,
+   pile of arrival, how many cards, the card turned over; games/web/motion.py). Before the
+   answer is swapped in, this script measures where every card of the board was; after, it
+   shows the cards travelling from there to where they now are, one move after another (the
+   player's move, then each automatic move), and turns over the cards that turned.
+
+   The travelling cards are stand-ins, drawn in a layer over the board (.motion-layer), while the
+   cards they stand for wait hidden in their new places: a card may travel through a pile that
+   no longer shows it (a foundation shows its top card only, the stock none), the same card
+   may be there twice (two decks), and a stand-in flies above every pile. Cards are found by
+   pile and position, never by name; a name only gives the face of a card the board does not
+   show. Only transforms and opacity are animated (the Web Animations API), so the browser
+   moves the cards without laying out the page.
+
+   Motion never blocks: a press, a key or a new request finishes what is moving at once, and
+   the move goes through. A Finish plays the moves out at a pace that ends within seconds, a
+   won game's cards then cascade off the foundations before the won panel shows; "Skip" (or a
+   click, or a key) ends either at once. Nothing moves under prefers-reduced-motion, nor when
+   <html data-motion="off"> (the player's setting). Without this script the answers are the
+   same; cards simply appear where they go. */
+(function () {
+  "use strict";
+
+  /** How long (ms) the player's move travels, and each automatic move. */
+  const MOVE = 200;
+  const AUTO = 170;
+  /** The time (ms) from one automatic move's start to the next one's. */
+  const AUTO_GAP = 130;
+  /** How long (ms) a card takes to turn over. */
+  const TURN = 160;
+  /** A Finish plays its moves out within about this long (ms), each at least this far apart. */
+  const FINISH_TOTAL = 9000;
+  const FINISH_GAP = [45, 140];
+  /** More moves than this in one answer are a Finish: played out at its own pace. */
+  const FINISH_FROM = 12;
+  /** The cascade: the time (ms) between two cards leaving, the longest flight of one card. */
+  const CASCADE_GAP = [25, 110];
+  const CASCADE_FLIGHT = 2600;
+  /** Classes of a card that say what is happening to it on the board, not what it is. */
+  const STATES = ["picked", "drag-source", "hint-source", "target", "over"];
+
+  /** What the board looked like just before an answer was swapped in. */
+  let before = null;
+  /** What is moving now: {animations, layer, timer, board, after}; null when nothing is. */
+  let running = null;
+
+  function off() {
+    return (
+      window.matchMedia("(prefers-reduced-motion: reduce)").matches ||
+      document.documentElement.dataset.motion === "off"
+    );
+  }
+
+  function board() {
+    return document.getElementById("board");
+  }
+
+  function box(el) {
+    const r = el.getBoundingClientRect();
+    return { x: r.left, y: r.top, w: r.width, h: r.height };
+  }
+
+  /** A copy of a card to fly in its place: no link, no name for assistive technology. */
+  function copy(el) {
+    const card = el.cloneNode(true);
+    for (const name of ["id", "href", "data-pick", "aria-label", "tabindex", "role", "name", "value", "type"]) {
+      card.removeAttribute(name);
+    }
+    card.classList.remove(...STATES);
+    card.classList.add("motion-card");
+    card.setAttribute("aria-hidden", "true");
+    return card;
+  }
+
+  // -- before: where every card was ----------------------------------------------------------
+
+  function measure(b) {
+    const piles = {};
+    b.querySelectorAll("[data-pile]").forEach((pile) => {
+      const cards = Array.from(pile.querySelectorAll(":scope > .card"));
+      const slot = pile.querySelector(":scope > .slot");
+      piles[pile.dataset.pile] = {
+        box: box(slot || cards[cards.length - 1] || pile),
+        cards: cards.map((el) => ({
+          box: box(el),
+          el: copy(el),
+          up: !el.classList.contains("back"),
+        })),
+      };
+    });
+    // Cards let go of by a drag travel from where they were dropped.
+    const ghost = document.querySelector(".drag-ghost[data-from]");
+    const dropped = ghost
+      ? {
+          from: ghost.dataset.from.split(":")[0],
+          boxes: Array.from(ghost.querySelectorAll(":scope > .card"), box),
+        }
+      : null;
+    return { piles, dropped, back: b.querySelector(".card.back") };
+  }
+
+  // -- after: the moves, one after another -------------------------------------------------
+
+  function ease(p) {
+    return 1 - Math.pow(1 - p, 3);
+  }
+
+  function between(a, b, p) {
+    return {
+      x: a.x + (b.x - a.x) * p,
+      y: a.y + (b.y - a.y) * p,
+      w: a.w + (b.w - a.w) * p,
+      h: a.h + (b.h - a.h) * p,
+    };
+  }
+
+  /** The timing of each move: [start, duration] (ms). */
+  function timing(steps) {
+    const out = [];
+    const finish = steps.length > FINISH_FROM;
+    const gap = finish
+      ? Math.max(FINISH_GAP[0], Math.min(FINISH_GAP[1], FINISH_TOTAL / steps.length))
+      : AUTO_GAP;
+    let t = 0;
+    steps.forEach((step, i) => {
+      if (i > 0) t += i === 1 && !finish ? MOVE * 0.8 : gap;
+      out.push([t, finish || i === 0 ? MOVE : AUTO]);
+    });
+    return out;
+  }
+
+  /** Play the cards' moves ``steps`` from the board ``old`` (measured) to the board ``b``. */
+  function travel(b, old, steps) {
+    const faces = faceTemplate();
+    const model = {};
+    const tokens = [];
+
+    function pileOf(name) {
+      if (!model[name]) {
+        const was = old.piles[name];
+        model[name] =
+          name === "s" || !was
+            ? []
+            : was.cards.map((c, i) => ({
+                start: c.box,
+                el: c.el,
+                up: c.up,
+                code: c.el.dataset.card || "",
+                z: 100 + i,
+                path: [],
+                flips: [],
+              }));
+      }
+      return model[name];
+    }
+
+    function take(name, n) {
+      const list = pileOf(name);
+      const was = old.piles[name];
+      const base = was ? was.box : { x: 0, y: 0, w: 0, h: 0 };
+      while (list.length < n) {
+        // A card the board did not show: under a foundation's top card, in the stock.
+        list.unshift({ start: base, el: null, up: name !== "s", code: "", z: 99, path: [], flips: [] });
+      }
+      return list.splice(list.length - n, n);
+    }
+
+    const times = timing(steps);
+    steps.forEach((step, i) => {
+      const [t0, d] = times[i];
+      let n = step.n;
+      if (!n) {
+        // A redeal takes the whole waste; its undo brings back what the waste now shows.
+        n = step.from === "w" ? pileOf("w").length : b.querySelectorAll('[data-pile="w"] > .card').length;
+      }
+      if (!n) return;
+      const moving = take(step.from, n);
+      const deal = step.from === "s" || step.to === "s";
+      if (step.card) {
+        const lowest = step.from === "s" ? moving[moving.length - 1] : moving[0];
+        if (!lowest.code) lowest.code = step.card;
+      }
+      if (i === 0 && old.dropped && old.dropped.from === step.from) {
+        old.dropped.boxes.slice(-moving.length).forEach((dropped, k) => {
+          if (!moving[k].path.length) moving[k].start = dropped;
+        });
+      }
+      const target = pileOf(step.to);
+      if (step.turn && step.face === "down" && target.length) {
+        const top = target[target.length - 1];
+        top.flips.push({ t: t0, up: false });
+        tokens.push(top);
+      }
+      moving.forEach((token) => {
+        token.path.push({ t0, t1: t0 + d, pile: step.to, index: target.length, step: i });
+        target.push(token);
+        if (deal) token.flips.push({ t: step.to === "s" ? t0 : t0 + d, up: step.to !== "s" });
+        tokens.push(token);
+      });
+      if (step.turn && step.face !== "down") {
+        const rest = pileOf(step.from);
+        if (rest.length) {
+          const top = rest[rest.length - 1];
+          if (!top.code) top.code = step.turn;
+          top.flips.push({ t: t0 + d * 0.5, up: true });
+          tokens.push(top);
+        }
+      }
+    });
+    const moved = Array.from(new Set(tokens));
+    if (!moved.length) return 0;
+
+    // Where each pile's cards are drawn now, by position from the top.
+    const places = {};
+    for (const [name, list] of Object.entries(model)) {
+      const pile = b.querySelector(`[data-pile="${CSS.escape(name)}"]`);
+      if (!pile) return 0;
+      const drawn = name === "s" ? [] : Array.from(pile.querySelectorAll(":scope > .card"));
+      if (pile.classList.contains("column") && drawn.length !== list.length) return 0;
+      const slot = pile.querySelector(":scope > .slot, :scope > .card");
+      places[name] = {
+        column: pile.classList.contains("column"),
+        drawn: drawn.map(box),
+        base: box(slot || pile),
+        hidden: list.length - drawn.length,
+      };
+      drawn.forEach((el, j) => {
+        const token = list[j + list.length - drawn.length];
+        if (token && moved.includes(token)) token.real = el;
+      });
+    }
+
+    function placeOf(name, index) {
+      const place = places[name];
+      const drawn = place.drawn;
+      const j = index - place.hidden;
+      if (!drawn.length) return place.base;
+      if (j >= 0 && j < drawn.length) return drawn[j];
+      const last = drawn[drawn.length - 1];
+      if (!place.column) return j < 0 ? drawn[0] : last;
+      const step = drawn.length > 1 ? last.y - drawn[drawn.length - 2].y : last.h * 0.2;
+      return { ...last, y: last.y + step * (j - drawn.length + 1) };
+    }
+
+    // When each card stops needing its stand-in: its last move or turn, or when a card
+    // arriving on top of it covers it.
+    let end = 0;
+    for (const token of moved) {
+      token.path.forEach((seg) => {
+        seg.box = placeOf(seg.pile, seg.index);
+      });
+      const last = Math.max(
+        ...token.path.map((seg) => seg.t1),
+        ...token.flips.map((flip) => flip.t + TURN),
+      );
+      token.done = last;
+      end = Math.max(end, last);
+    }
+    for (const token of moved) {
+      if (token.real || !token.path.length) continue;
+      const seg = token.path[token.path.length - 1];
+      const cover = moved.find((other) =>
+        other.path.some((s) => s.pile === seg.pile && s.index === seg.index && s.t0 > seg.t0),
+      );
+      token.gone = cover ? cover.path.find((s) => s.pile === seg.pile && s.t0 > seg.t0).t1 : end;
+    }
+
+    const layer = document.createElement("div");
+    layer.className = "motion-layer";
+    layer.setAttribute("aria-hidden", "true");
+    b.appendChild(layer);
+    const origin = layer.getBoundingClientRect();
+    const animations = [];
+    for (const token of moved) {
+      const until = token.real ? token.done : token.gone;
+      const sides = { face: faceOf(token, faces), back: backOf(token, old) };
+      const size = token.start.w || !token.path.length ? token.start : token.path[0].box;
+      for (const [side, el] of Object.entries(sides)) {
+        if (!el) continue;
+        el.style.width = `${size.w}px`;
+        el.style.height = `${size.h}px`;
+        layer.appendChild(el);
+        const frames = keyframes(token, side, size, until, end, origin);
+        animations.push(el.animate(frames, { duration: end, fill: "forwards" }));
+      }
+      if (token.real) {
+        animations.push(
+          token.real.animate([{ visibility: "hidden" }, { visibility: "hidden" }], {
+            duration: token.done,
+          }),
+        );
+      }
+    }
+    running.animations.push(...animations);
+    running.layer = layer;
+    return end;
+  }
+
+  function faceTemplate() {
+    const template = document.querySelector("#motion > template");
+    const faces = {};
+    if (template) {
+      template.content.querySelectorAll("[data-card]").forEach((el) => {
+        faces[el.dataset.card] = el;
+      });
+    }
+    return faces;
+  }
+
+  /** The face-up side of a card's stand-in, if it is ever face up. */
+  function faceOf(token, faces) {
+    const up = token.up || token.flips.some((f) => f.up);
+    if (!up) return null;
+    if (token.el && token.up) return token.el;
+    if (token.real && !token.real.classList.contains("back")) return copy(token.real);
+    if (token.code && faces[token.code]) return copy(faces[token.code]);
+    return null;
+  }
+
+  /** The face-down side, if it is ever face down. */
+  function backOf(token, old) {
+    const down = !token.up || token.flips.some((f) => !f.up);
+    if (!down) return null;
+    if (token.el && !token.up) return token.el;
+    if (token.real && token.real.classList.contains("back")) return copy(token.real);
+    if (old.back) return copy(old.back);
+    const back = document.createElement("span");
+    back.className = "card back motion-card";
+    return back;
+  }
+
+  /** How a card's side ``side`` ("face", "back") looks at time ``t``: its place, its width's
+      scale while it turns, its opacity, its height above the other cards. */
+  function look(token, side, t) {
+    let place = token.start;
+    let z = token.z;
+    for (const seg of token.path) {
+      if (t < seg.t0) break;
+      z = 1000 + seg.step;
+      if (t < seg.t1) {
+        place = between(place, seg.box, ease((t - seg.t0) / (seg.t1 - seg.t0)));
+        break;
+      }
+      place = seg.box;
+    }
+    let up = token.up;
+    let scale = 1;
+    let shown = true;
+    const half = TURN / 2;
+    for (const flip of token.flips) {
+      if (t < flip.t) break;
+      const p = t - flip.t;
+      const was = up;
+      up = flip.up;
+      if (p < half) {
+        // The side it turns from narrows, the other waits.
+        shown = (side === "face") === was;
+        scale = shown ? 1 - p / half : 0;
+      } else if (p < TURN) {
+        shown = (side === "face") === up;
+        scale = shown ? (p - half) / half : 0;
+      } else {
+        shown = (side === "face") === up;
+        scale = 1;
+      }
+      if (p < TURN) break;
+    }
+    if (!token.flips.length || t < token.flips[0].t) shown = (side === "face") === token.up;
+    return { place, scale, shown, z };
+  }
+
+  /** The keyframes of a card's side over the whole animation (``end`` ms), the layer's
+      corner at ``origin``; it shows until ``until``. */
+  function keyframes(token, side, size, until, end, origin) {
+    const times = new Set([0, until, end]);
+    for (const seg of token.path) {
+      times.add(Math.max(seg.t0 - 0.5, 0));
+      for (let k = 0; k <= 8; k++) times.add(seg.t0 + ((seg.t1 - seg.t0) * k) / 8);
+    }
+    for (const flip of token.flips) {
+      [0, TURN / 2 - 0.5, TURN / 2, TURN].forEach((dt) => times.add(flip.t + dt));
+    }
+    const sorted = Array.from(times)
+      .filter((t) => t <= end)
+      .sort((a, b) => a - b);
+    return sorted.map((t) => {
+      const { place, scale, shown, z } = look(token, side, Math.min(t, until));
+      const sx = size.w ? place.w / size.w : 1;
+      const sy = size.h ? place.h / size.h : 1;
+      const x = place.x - origin.left + (place.w * (1 - scale)) / 2;
+      const y = place.y - origin.top;
+      return {
+        offset: end ? t / end : 1,
+        transform: `translate(${x}px, ${y}px) scale(${sx * scale}, ${sy})`,
+        opacity: shown && t < until ? 1 : 0,
+        zIndex: z,
+      };
+    });
+  }
+
+  // -- the win: the cards leave the foundations ------------------------------------------
+
+  /** The time (ms) between two computed places of a falling card. */
+  const FRAME = 40;
+
+  /** The cards of the foundations (``cascade``: each one's cards, bottom to top) leave one
+      after another, the top cards first, falling and bouncing off the bottom of the window. */
+  function cascadeOff(b, cascade) {
+    const faces = faceTemplate();
+    const layer = document.createElement("div");
+    layer.className = "motion-layer";
+    layer.setAttribute("aria-hidden", "true");
+    b.appendChild(layer);
+    const origin = layer.getBoundingClientRect();
+    const piles = Object.entries(cascade);
+    const deepest = Math.max(0, ...piles.map(([, codes]) => codes.length));
+    const cards = [];
+    for (let depth = 0; depth < deepest; depth++) {
+      for (const [name, codes] of piles) {
+        const k = codes.length - 1 - depth;
+        if (k >= 0) cards.push({ name, code: codes[k], k });
+      }
+    }
+    const gap = Math.max(CASCADE_GAP[0], Math.min(CASCADE_GAP[1], 3200 / (cards.length || 1)));
+    let end = 0;
+    cards.forEach((card, i) => {
+      const face = faces[card.code];
+      const pile = b.querySelector(`[data-pile="${CSS.escape(card.name)}"]`);
+      if (!face || !pile) return;
+      const from = box(pile.querySelector(":scope > .card, :scope > .slot") || pile);
+      const el = copy(face);
+      el.style.width = `${from.w}px`;
+      el.style.height = `${from.h}px`;
+      layer.appendChild(el);
+      const frames = fall(from, origin, 100 + card.k, 1000 + i);
+      const flight = (frames.length - 1) * FRAME;
+      running.animations.push(el.animate(frames, { delay: i * gap, duration: flight, fill: "both" }));
+      end = Math.max(end, i * gap + flight);
+    });
+    running.layer = layer;
+    b.classList.add("cascading");
+    return end;
+  }
+
+  /** A card thrown sideways off ``from``: its places every FRAME ms until it leaves the window
+      or CASCADE_FLIGHT is over; ``waiting`` and ``flying``: its height over the others. */
+  function fall(from, origin, waiting, flying) {
+    const side = Math.random() < 0.5 ? -1 : 1;
+    const bottom = window.innerHeight - from.h;
+    const gravity = 0.0022;
+    let vx = side * (0.12 + Math.random() * 0.3);
+    let vy = -Math.random() * 0.45;
+    let x = from.x;
+    let y = from.y;
+    const frames = [];
+    for (let t = 0; t <= CASCADE_FLIGHT; t += FRAME) {
+      frames.push({
+        transform: `translate(${x - origin.left}px, ${y - origin.top}px)`,
+        zIndex: t ? flying : waiting,
+      });
+      if (x < -from.w || x > window.innerWidth) break;
+      vy += gravity * FRAME;
+      x += vx * FRAME;
+      y += vy * FRAME;
+      if (y > bottom) {
+        y = bottom;
+        vy = -vy * 0.7;
+      }
+    }
+    if (frames.length < 2) frames.push(frames[0]);
+    return frames;
+  }
+
+  // -- running and stopping ----------------------------------------------------------------
+
+  function skipButton(shown) {
+    const skip = document.getElementById("motion-skip");
+    if (skip) skip.hidden = !shown;
+  }
+
+  /** End what is moving at once: every card where it is going, the won panel shown. */
+  function stop() {
+    if (!running) return;
+    const done = running;
+    running = null;
+    clearTimeout(done.timer);
+    done.animations.forEach((animation) => animation.cancel());
+    if (done.layer) done.layer.remove();
+    done.board.classList.remove("motion-holding", "cascading");
+    skipButton(false);
+  }
+
+  function read(holder, name) {
+    try {
+      return JSON.parse(holder.dataset[name] || "null");
+    } catch {
+      return null;
+    }
+  }
+
+  /** Show the moves of the answer just swapped in, travelling from the board ``old``; after
+      a win, the cascade. */
+  function play(b, old) {
+    const holder = document.getElementById("motion");
+    if (!holder) return;
+    const moves = read(holder, "steps") || [];
+    const cascade = read(holder, "cascade") || {};
+    const won = b.dataset.status === "won" && Object.keys(cascade).length > 0;
+    if (!moves.length && !won) return;
+    running = { animations: [], layer: null, timer: 0, board: b };
+    const end = travel(b, old, moves);
+    if (won) b.classList.add("motion-holding");
+    if (won || moves.length > FINISH_FROM) skipButton(true);
+    running.timer = setTimeout(() => {
+      if (!won || !running) {
+        stop();
+        return;
+      }
+      running.animations.forEach((animation) => animation.cancel());
+      running.animations = [];
+      if (running.layer) running.layer.remove();
+      running.timer = setTimeout(stop, cascadeOff(b, cascade));
+    }, end);
+  }
+
+  // Measure the board before an answer replaces any of it (the piles come out of band), and
+  // play its moves once it is in. htmx gives a swapped element its new attributes a moment
+  // after its new content ("settling"); the board's are settled at once, so that the cards
+  // set off in the same frame as the answer shows, from a board whose attributes are its own.
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const b = board();
+    if (!b || event.detail.target !== b) return;
+    const swap = event.detail.swapOverride || b.getAttribute("hx-swap") || "outerHTML";
+    if (!/\bsettle:/.test(swap)) event.detail.swapOverride = `${swap} settle:0ms`;
+    stop();
+    before = off() ? null : measure(b);
+  });
+  document.addEventListener("htmx:afterSettle", () => {
+    if (!before) return;
+    const old = before;
+    before = null;
+    const b = board();
+    if (b) play(b, old);
+  });
+
+  // Motion never blocks: a press, a key or a request (not the catch-up poll) ends it at once.
+  document.addEventListener("pointerdown", stop, true);
+  document.addEventListener("keydown", stop, true);
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    const source = event.detail.elt;
+    if (!(source && source.hasAttribute && source.hasAttribute("data-poll"))) stop();
+  });
+  document.addEventListener("click", (event) => {
+    if (event.target.closest && event.target.closest("#motion-skip")) stop();
+  });
+})();

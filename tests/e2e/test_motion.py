@@ -1,0 +1,283 @@
+"""Cards that travel (static/js/motion.js): a card that changes place is seen moving from where
+it was to where it lands, automatic moves after the player's, undo back the way it came, a
+Finish played out, a cascade after a win; nothing moves under reduced motion or the player's
+setting, and a move made while cards move goes through.
+
+The animations are read from the page as the browser runs them (``getAnimations``): where a
+travelling card is at the start and at the end of its flight is checked against where the
+card was and where it is drawn now, with the animation paused at those times.
+"""
+
+import pytest
+from playwright.sync_api import expect
+
+from games.rules import first_position, get_variant
+from games.rules.autoplay import next_safe_move
+from tests.web.solver_support import run_worker
+
+from .conftest import BOARD, STATE, card, layout, legal_picks, open_deal, pile, ply
+from .test_hints import ANSWER_MS, open_near_win
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+#: The viewports of the done-when: a desktop and a phone.
+SIZES = {"desktop": {"width": 1280, "height": 720}, "phone": {"width": 390, "height": 844}}
+
+#: Where the stand-in of the card ``code`` is, and where the card itself, at ``at``: "start"
+#: (the moment it sets off), "end" (just before the card itself shows again), or a time (ms).
+FLIGHT = """([code, at]) => {
+    const ghosts = Array.from(document.querySelectorAll('.motion-layer [data-card]'))
+        .filter(g => g.dataset.card === code && g.getAnimations().length);
+    if (!ghosts.length) return null;
+    const ghost = ghosts[ghosts.length - 1];
+    const flight = ghost.getAnimations()[0];
+    const real = Array.from(document.querySelectorAll('#board [data-pile] > .card'))
+        .find(c => c.dataset.card === code && c.getAnimations().length);
+    const lands = real ? real.getAnimations()[0].effect.getComputedTiming().endTime : null;
+    document.getAnimations().forEach(a => a.pause());
+    const frames = flight.effect.getKeyframes();
+    const leaves = frames.findIndex((f, i) => i > 0 && f.transform !== frames[0].transform);
+    const duration = flight.effect.getComputedTiming().duration;
+    const starts = leaves > 0 ? frames[leaves - 1].computedOffset * duration : 0;
+    const time = at === 'start' ? starts : at === 'end' ? lands - 1 : at;
+    document.getAnimations().forEach(a => { a.currentTime = time; });
+    const box = e => {
+        const r = e.getBoundingClientRect();
+        return [r.left, r.top, r.width, r.height];
+    };
+    return {ghost: box(ghost), real: real ? box(real) : null, lands, starts,
+            pile: real ? real.parentElement.dataset.pile : null};
+}"""
+
+
+#: How many animations run on the table's cards or their stand-ins.
+CARDS_MOVING = """document.getAnimations().filter(a => a.effect && a.effect.target &&
+    a.effect.target.closest('#board [data-pile], .motion-layer')).length"""
+
+
+def wait_until(page, script: str, timeout: int = 10_000) -> None:
+    """Wait until ``script`` (an expression) is true on the page: asked from outside, as the
+    site's policy forbids the page to evaluate strings (page.wait_for_function would)."""
+    for _ in range(timeout // 10):
+        if page.evaluate(script):
+            return
+        page.wait_for_timeout(10)
+    raise AssertionError(f"still not true after {timeout} ms: {script}")
+
+
+def moved_on(page, before: int) -> int:
+    """Wait for the board after a move (its ply is not ``before``)."""
+    expect(page.locator(STATE)).not_to_have_attribute("data-ply", str(before))
+    return ply(page)
+
+
+def near(a, b, tolerance: float = 2.0) -> bool:
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
+
+
+def box(locator) -> list[float]:
+    b = locator.bounding_box()
+    return [b["x"], b["y"], b["width"], b["height"]]
+
+
+def resume(page) -> None:
+    """Let the paused animations run to their end, and wait until nothing moves."""
+    page.evaluate("document.getAnimations().forEach(a => a.play())")
+    wait_until(page, "!document.querySelector('.motion-layer')")
+
+
+def column_move(page) -> tuple[str, str]:
+    """A legal move of one card from a column to another column: (pick, target)."""
+    for pick, targets in legal_picks(page).items():
+        if pick.startswith("t") and ":" not in pick:
+            for target in targets:
+                if target.startswith("t"):
+                    return pick, target
+    raise AssertionError("no move from a column to a column on this board")
+
+
+def click_move(page, pick: str, target: str) -> None:
+    card(page, pick).click()
+    pile(page, target).locator(":scope > .card").last.click()
+
+
+def deal_with_an_automatic_move(variant: str = "forty-thieves") -> tuple[int, str, int]:
+    """A deal where a column-to-column move is followed by automatic moves home: the deal,
+    the move, and how many automatic moves follow it."""
+    for deal in range(1, 400):
+        position = first_position(get_variant(variant), deal)
+        if next_safe_move(position):
+            continue  # the deal itself would send cards home
+        for move in position.legal_moves():
+            text = str(move)
+            if not (text.startswith("t") and "-t" in text and ":" not in text):
+                continue
+            ahead = position.copy()
+            ahead.play(move)
+            count = 0
+            while next_safe_move(ahead):
+                ahead.play(next_safe_move(ahead))
+                count += 1
+            if count:
+                return deal, text, count
+    raise AssertionError("no deal with an automatic move after a column move")
+
+
+def ask_for_the_win(page) -> None:
+    """Ask "Can this still be won?", let the search run, wait for its Finish button."""
+    page.locator("#can-win").click()
+    expect(page.locator("#assist")).to_contain_text("Thinking")
+    run_worker()
+    expect(page.locator("#finish")).to_be_visible(timeout=ANSWER_MS)
+
+
+def play_a_column_move(page) -> tuple[str, str, str, list[float], int]:
+    """Move a card from a column to another by clicks: its pick, its target, its name, where
+    it was drawn and the ply before."""
+    pick, target = column_move(page)
+    code = layout(page)[pick][-1]
+    was = box(card(page, pick))
+    before = ply(page)
+    click_move(page, pick, target)
+    return pick, target, code, was, before
+
+
+@pytest.fixture(params=list(SIZES))
+def sized_page(request, page):
+    page.set_viewport_size(SIZES[request.param])
+    return page
+
+
+def test_a_clicked_card_travels_from_its_pile_to_its_target(sized_page, live_server):
+    page = sized_page
+    open_deal(page, live_server, "forty-thieves", 3)
+    _pick, target, code, was, before = play_a_column_move(page)
+    wait_until(page, "document.querySelector('.motion-layer')")
+    start = page.evaluate(FLIGHT, [code, "start"])
+    assert near(start["ghost"], was), f"it sets off from {start['ghost']}, not from {was}"
+    end = page.evaluate(FLIGHT, [code, "end"])
+    assert end["pile"] == target
+    assert near(end["ghost"], end["real"]), "it lands where the card is drawn"
+    assert end["lands"] >= 150
+    resume(page)
+    moved_on(page, before)
+    assert layout(page)[target][-1] == code
+    assert page.evaluate(CARDS_MOVING) == 0
+
+
+def test_undo_takes_the_card_back_the_way_it_came(page, live_server):
+    open_deal(page, live_server, "forty-thieves", 3)
+    pick, target, code, was, before = play_a_column_move(page)
+    moved_on(page, before)
+    wait_until(page, "!document.querySelector('.motion-layer')")
+    there = box(pile(page, target).locator(":scope > .card").last)
+    page.locator("#undo").click()
+    wait_until(page, "document.querySelector('.motion-layer')")
+    start = page.evaluate(FLIGHT, [code, "start"])
+    assert near(start["ghost"], there)
+    end = page.evaluate(FLIGHT, [code, "end"])
+    assert end["pile"] == pick
+    assert near(end["ghost"], was)
+    resume(page)
+    expect(page.locator(STATE)).to_have_attribute("data-ply", str(before))
+
+
+def test_automatic_moves_travel_after_the_players_move(page, live_server):
+    deal, move, count = deal_with_an_automatic_move()
+    open_deal(page, live_server, "forty-thieves", deal)
+    pick, target = move.split("-")
+    code = layout(page)[pick][-1]
+    click_move(page, pick, target)
+    wait_until(page, "document.querySelector('.motion-layer')")
+    steps = page.evaluate("JSON.parse(document.getElementById('motion').dataset.steps)")
+    assert len(steps) == 1 + count
+    assert [bool(s.get("auto")) for s in steps] == [False] + [True] * count
+    player = page.evaluate(FLIGHT, [code, "end"])
+    auto = steps[-1]  # the last: the card on top of its pile at the end
+    auto_code = auto["card"]
+    page.evaluate("document.getAnimations().forEach(a => a.play())")
+    flight = page.evaluate(FLIGHT, [auto_code, "start"])
+    assert flight["starts"] > 0, "the automatic move waits for the player's"
+    assert flight["lands"] > player["lands"]
+    assert flight["pile"] == auto["to"]
+    resume(page)
+    assert layout(page)[auto["to"]][-1] == auto_code
+
+
+@pytest.mark.parametrize("how", ["reduced-motion", "setting-off"])
+def test_nothing_moves_when_motion_is_off(page, live_server, how):
+    if how == "reduced-motion":
+        page.emulate_media(reduced_motion="reduce")
+    open_deal(page, live_server, "forty-thieves", 3)
+    if how == "setting-off":
+        page.evaluate("document.documentElement.dataset.motion = 'off'")
+    _pick, target, code, _was, before = play_a_column_move(page)
+    moved_on(page, before)
+    assert page.evaluate(CARDS_MOVING) == 0
+    assert page.locator(".motion-layer").count() == 0
+    assert layout(page)[target][-1] == code
+
+
+def test_a_move_made_while_cards_move_goes_through(page, live_server):
+    open_deal(page, live_server, "forty-thieves", 3)
+    *_move, before = play_a_column_move(page)
+    wait_until(page, "document.querySelector('.motion-layer')")
+    # Held in mid-flight: the next move does not wait for it.
+    page.evaluate("document.getAnimations().forEach(a => { a.pause(); a.currentTime = 90; })")
+    after = moved_on(page, before)
+    pick, target = column_move(page)
+    code = layout(page)[pick][-1]
+    click_move(page, pick, target)
+    moved_on(page, after)
+    resume(page)
+    assert layout(page)[target][-1] == code
+
+
+def test_finish_plays_the_win_out_then_the_cards_cascade_and_the_panel_shows(
+    page, live_server, screenshot
+):
+    page.set_viewport_size(SIZES["desktop"])
+    open_near_win(page, live_server, moves_left=30)
+    ask_for_the_win(page)
+    page.locator("#finish").click()
+    board = page.locator(BOARD)
+    expect(board).to_have_attribute("data-status", "won")
+    steps = page.evaluate("JSON.parse(document.getElementById('motion').dataset.steps)")
+    assert len(steps) > 12  # a Finish: played out at its own pace
+    # The moves are played out: cards are on their way, the won panel waits.
+    wait_until(page, "document.querySelectorAll('.motion-layer [data-card]').length > 0")
+    expect(board.locator(".outcome")).to_be_hidden()
+    expect(page.locator("#motion-skip")).to_be_visible()
+    # Then the cards leave the foundations.
+    wait_until(page, "document.querySelector('#board.cascading')", 20_000)
+    page.wait_for_timeout(900)
+    screenshot(page, "win-cascade-desktop")
+    page.mouse.click(5, 5)  # a click skips the cascade
+    expect(board.locator(".outcome")).to_be_visible()
+    expect(page.locator(".motion-layer")).to_have_count(0)
+    expect(page.get_by_role("heading", name="You won!")).to_be_visible()
+    screenshot(page, "win-panel-desktop")
+
+
+def test_the_skip_button_ends_a_finish_at_once(phone_page, live_server, screenshot):
+    page = phone_page
+    open_near_win(page, live_server, moves_left=30)
+    page.set_viewport_size(SIZES["desktop"])  # where "Can this still be won?" is in sight
+    ask_for_the_win(page)
+    page.set_viewport_size(SIZES["phone"])
+    page.locator("#finish").click()
+    expect(page.locator("#motion-skip")).to_be_visible()
+    page.locator("#motion-skip").click()
+    expect(page.locator(".motion-layer")).to_have_count(0)
+    expect(page.locator(BOARD).locator(".outcome")).to_be_visible()
+    screenshot(page, "win-panel-phone")
+
+
+def test_a_key_skips_the_cascade(page, live_server):
+    open_near_win(page, live_server, moves_left=2)
+    ask_for_the_win(page)
+    page.locator("#finish").click()
+    wait_until(page, "document.querySelector('#board.cascading')", 5_000)
+    page.keyboard.press("Escape")
+    expect(page.locator(".motion-layer")).to_have_count(0)
+    expect(page.locator(BOARD).locator(".outcome")).to_be_visible()

@@ -4,13 +4,19 @@ fair: one client's many searches never stand in front of another client's first.
 an account, else an address (IPv6 by its /64): a guest's session costs nothing to make. The
 real worker takes the searches, one at a time here, in the order the queue gives them."""
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+from games import tasks
+from games.models import Analysis
 from games.services import assist
 
 from .conftest import start, url
@@ -189,3 +195,50 @@ class TestTheAnswerInThePage:
         assert "hx-trigger" not in page
         # Nothing was asked, so nothing answers for this board.
         assert said(answer(player, "hint", game, game.version)).startswith("Nothing was asked")
+
+
+class TestLostWorkers:
+    """A task row left RUNNING by a worker that is gone, as a kill leaves it, found by whoever
+    comes next: the next search asked, the next task a worker takes (the page's own look, and
+    real workers killed, are in test_worker_death.py)."""
+
+    @pytest.fixture
+    def lost(self, client, settings):
+        """A search whose worker was lost 10 s ago, two seconds into it."""
+        settings.SOLVER_LEASE_SECONDS = 5
+        game = near_win(client, 20)
+        ask(client, "analysis", game)
+        run = DBTaskResult.objects.get()
+        run.claim("a-worker-that-is-gone")
+        asked = timezone.now() - timedelta(seconds=12)
+        DBTaskResult.objects.filter(pk=run.pk).update(started_at=asked)
+        Analysis.objects.update(status=Analysis.Status.RUNNING, created_at=asked, seconds=2)
+        cache.clear()  # a second later: the site looks for lost workers once a second at most
+        return game
+
+    def test_the_next_search_asked_finds_a_lost_worker(self, lost, client, other_client):
+        ask(other_client, "hint", near_win(other_client, 5))
+        lost_run = DBTaskResult.objects.get(worker_ids=["a-worker-that-is-gone"])
+        assert lost_run.status == "FAILED"
+        assert lost_run.exception_class_path == "games.tasks.WorkerLost"
+        assert not DBTaskResult.objects.running().exists()
+        # Queued once more: the next worker answers it.
+        run_worker()
+        assert said(answer(client, "analysis", lost, lost.version)).startswith("Yes")
+
+    def test_a_worker_still_beating_is_left_alone(self, lost, client, other_client):
+        Analysis.objects.update(seconds=10)  # its last beat two seconds ago
+        ask(other_client, "hint", near_win(other_client, 5))
+        assert DBTaskResult.objects.running().count() == 1
+        assert said(answer(client, "analysis", lost, lost.version)) == "Thinking…"
+
+    def test_a_search_for_winnable_deals_lost_with_its_worker_can_start_again(self, db):
+        assert assist.top_up("forty-thieves")
+        run = DBTaskResult.objects.get()
+        run.claim("a-worker-that-is-gone")
+        an_hour_ago = timezone.now() - timedelta(hours=1)
+        DBTaskResult.objects.filter(pk=run.pk).update(started_at=an_hour_ago)
+        assert not assist.top_up("forty-thieves")  # one is under way, as far as anyone knows
+        assert tasks.recover_lost() == 1
+        assert DBTaskResult.objects.get(pk=run.pk).status == "FAILED"
+        assert assist.top_up("forty-thieves")

@@ -64,12 +64,10 @@ def check_game(game: Game, log: list[tuple]) -> list[str]:
     # Replay the log.
     position = first_position(variant, deal)
     legal = True
+    # The automatic moves the log starts with are the deal's (aces dealt face up sent home):
+    # no action of the player's played them.
+    dealt = next((n for n, entry in enumerate(log) if not entry[2]), len(log))
     for n, (ply, text, automatic, *stored) in enumerate(log, 1):
-        if automatic and n == 1:
-            say(
-                f"move {n} (ply {ply}) {text!r}: marked automatic, but a game's first move is "
-                "the player's"
-            )
         try:
             move = Move.parse(text)
             position.play(move)
@@ -131,12 +129,27 @@ def check_game(game: Game, log: list[tuple]) -> list[str]:
         redo_moves += len(group)
 
     # The counters.
-    played_at_least = len(log) + redo_moves
+    played_at_least = len(log) - dealt + redo_moves
     if game.move_count < played_at_least:
         say(
             f"move_count: stored {game.move_count}, replayed at least {played_at_least} "
-            f"({len(log)} in the log + {redo_moves} to redo)"
+            f"({len(log) - dealt} in the log after the deal's + {redo_moves} to redo)"
         )
+    automatic = sum(1 for entry in log if entry[2])
+    if game.automatic_ply != automatic:
+        say(f"automatic_ply: stored {game.automatic_ply}, replayed {automatic}")
+
+    # The certain win kept for Finish: it must win from the replayed position.
+    if game.finish:
+        ahead = position.copy()
+        try:
+            for text in game.finish:
+                ahead.play(Move.parse(text))
+        except (MoveSyntaxError, IllegalMove, TypeError) as e:
+            say(f"finish: stored moves do not play from the replayed position: {e}")
+        else:
+            if not ahead.is_won():
+                say("finish: stored moves do not win from the replayed position")
     if game.undo_count < len(groups):
         say(
             f"undo_count: stored {game.undo_count}, "

@@ -4,6 +4,7 @@ Only ``games.services`` writes these rows; everything else reads them.
 """
 
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
@@ -23,6 +24,9 @@ DEAL_DIGITS = 20
 CHECKPOINT_EVERY = 50
 #: The longest move log a game may have, and a record may bring.
 MAX_PLY = 10_000
+#: The clock counts a pause between two actions longer than this as this long: the player was
+#: away (games/services/play.py; static/js/clock.js shows the same).
+IDLE = timedelta(minutes=2)
 
 
 def clock_text(milliseconds: int) -> str:
@@ -86,7 +90,7 @@ class Game(models.Model):
     #: The last time the player did something: the clock and "newest first" both use it.
     updated_at = models.DateTimeField(_("last played"), default=timezone.now)
     #: Time played, to the millisecond: every gap between two of the player's actions, each
-    #: counted at most ``IDLE`` (games/services/play.py), less the time the page reported hidden.
+    #: counted at most ``IDLE``, less the time the page reported hidden.
     milliseconds_played = models.PositiveBigIntegerField(_("time played (ms)"), default=0)
     #: Every move played, including those later undone; ``ply`` counts the log.
     move_count = models.PositiveIntegerField(_("moves played"), default=0)

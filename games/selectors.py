@@ -344,6 +344,39 @@ def deal_record(owner: Owner, game: Game) -> DealRecord | None:
     )
 
 
+@dataclass(frozen=True)
+class WinPanel:
+    """What the panel of a won game shows beside its own moves and time: the player's best
+    win of its deal before it (fewest moves, then fastest; None if none), whether this win
+    beats it, and the current run of wins at this game type (this win the last of it, once
+    it is the last game of that type to finish)."""
+
+    best: GameRef | None
+    new_best: bool
+    streak: int
+
+
+def win_panel(owner: Owner, game: Game) -> WinPanel:
+    """The panel of ``game``, won: three queries whatever the number of games."""
+    record = deal_record(owner, game)
+    best = record.best if record else None
+    new_best = best is None or (game.player_moves, game.milliseconds_played) < (
+        best.moves,
+        best.milliseconds,
+    )
+    of_type = counted(owner).filter(variant=game.variant, finished_at__isnull=False)
+    last_loss = (
+        of_type.filter(status__in=LOST)
+        .order_by("-finished_at")
+        .values_list("finished_at", flat=True)
+        .first()
+    )
+    wins = of_type.filter(status=WON)
+    if last_loss is not None:
+        wins = wins.filter(finished_at__gt=last_loss)
+    return WinPanel(best, new_best, wins.count())
+
+
 # -- games ------------------------------------------------------------------------------------
 
 

@@ -45,6 +45,7 @@ urlpatterns = [
     path("g/<game:public_id>/redo/", play.redo, name="redo"),
     path("g/<game:public_id>/restart/", play.restart, name="restart"),
     path("g/<game:public_id>/give-up/", play.give_up, name="give_up"),
+    path("g/<game:public_id>/play-out/", play.play_out, name="play_out"),
     path("g/<game:public_id>/autoplay/", play.autoplay, name="autoplay"),
     path("g/<game:public_id>/hint/", assist.hint, name="hint"),
     path("g/<game:public_id>/analysis/", assist.analysis, name="analysis"),

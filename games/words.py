@@ -332,6 +332,8 @@ def error_words(error: play.GameError) -> str:
         return _("There is no move to undo.")
     if isinstance(error, play.NothingToRedo):
         return _("There is no move to redo.")
+    if isinstance(error, play.NoSureWin):
+        return _("No win is certain from this board yet: play on.")
     if isinstance(error, play.TooLong):
         return ngettext(
             "This game has reached the longest log a game may have, %(count)d move: "

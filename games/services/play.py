@@ -1,4 +1,4 @@
-"""Playing a game: start, move, send to a foundation, undo, redo, restart, give up.
+"""Playing a game: start, move, send to a foundation, undo, redo, restart, give up, finish.
 
 Every action names its game by owner and public id and reads it in one query, by the
 ownership rule (a game of someone else's is ``Game.DoesNotExist``). It checks the board the
@@ -10,6 +10,12 @@ written. Each action returns facts (``Outcome``), which the web layer words and 
 The move log plus the deal is the truth: the snapshot is rewritten from the engine's position
 after every change, so it always equals replaying the log; every ``CHECKPOINT_EVERY``-th move
 row keeps the position after it, so that an undo starts from there, not from the deal.
+
+The clock (``_tick``) adds every gap between two of the player's actions, to the millisecond,
+less the time the page says it was hidden (``away``, sent by static/js/clock.js), and at most
+``IDLE`` a gap. After every change that leaves the game in play, ``sure_win`` looks for a win
+that is certain (the cards all go home without a choice, or a quick search proves one); the
+game keeps its moves (``finish``) for the Finish button.
 """
 
 from collections.abc import Iterable, Mapping, Sequence
@@ -20,10 +26,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import store
-from ..models import CHECKPOINT_EVERY, MAX_PLY, Game
+from ..models import CHECKPOINT_EVERY, IDLE, MAX_PLY, Game
 from ..models import Move as MoveRow
 from ..owners import Owner
 from ..rules import (
+    DEAL,
     IllegalMove,
     Move,
     Position,
@@ -37,6 +44,8 @@ from ..rules.autoplay import next_safe_move
 from ..rules.moves import pile_name
 from ..rules.played import Played, moving_card, split_move
 from ..rules.played import play as play_one
+from ..rules.position import ALL_HOME
+from ..rules.solver import WON, solve
 
 #: The fields a move, an undo, a redo or a restart may change (the rest are left as they are).
 PLAY_FIELDS = (
@@ -54,8 +63,12 @@ PLAY_FIELDS = (
     "undo_count",
     "finish",
 )
-#: A pause longer than this between two actions counts as this long: the player was away.
-IDLE = timedelta(minutes=2)
+#: The quick search after a change, for a win to finish: a few milliseconds of the request.
+QUICK_SEARCH_SECONDS = 0.004
+QUICK_SEARCH_NODES = 400
+#: The quick search runs only with at most this many cards left to go home: before that, it
+#: would not prove a win within its budget, and would only cost time.
+QUICK_SEARCH_CARDS = 40
 #: The most moves one undo takes back: the player's move and every automatic move after it.
 LONGEST_GROUP = 1 + 104
 #: How far back an undo reads the log: far enough for its group and a checkpoint before it.
@@ -80,6 +93,10 @@ class NothingToUndo(GameError):
 
 class NothingToRedo(GameError):
     pass
+
+
+class NoSureWin(GameError):
+    """Finish was asked for, but no certain win is known from this board."""
 
 
 class TooLong(GameError):
@@ -115,7 +132,8 @@ class Outcome:
     ``played``: the moves played (the player's, then any automatic ones), or for an undo the
     moves taken back. ``changed``: the piles those moves touched, when the game is in play
     before and after (None otherwise): the rest of the board is as it was, so an answer may
-    show only these. ``before``: the game's ply and whether it had moves to redo, before.
+    show only these. ``before``: how many of the player's own moves the log had, and whether
+    the game had moves to redo, before.
     """
 
     game: Game
@@ -129,21 +147,57 @@ class Outcome:
 # -- starting -------------------------------------------------------------------------------
 
 
-def start_game(owner: Owner, variant_id: str, deal: int) -> Game:
-    """A new game of deal ``deal``; KeyError for an unknown game, ValueError for a bad deal."""
-    position = first_position(get_variant(variant_id), deal)
-    return Game.objects.create(
+@transaction.atomic
+def start_game(
+    owner: Owner, variant_id: str, deal: int, autoplay: Mapping[str, bool] | None = None
+) -> Game:
+    """A new game of deal ``deal``; KeyError for an unknown game, ValueError for a bad deal.
+
+    When the player's ``autoplay`` settings (by game type; None: none) have the automatic
+    moves on for this game, the cards dealt safe to go home go there at once (aces dealt face
+    up): they are the log's first moves, automatic ones, and not the player's: the game has no
+    first move yet, and undo and restart stop at them.
+    """
+    variant = get_variant(variant_id)
+    position = first_position(variant, deal)
+    played = []
+    if autoplay is not None and _autoplay_on(autoplay, variant_id, variant.devils):
+        while move := next_safe_move(position):
+            played.append(play_one(position, move, automatic=True))
+    game = Game.objects.create(
         **_owned(owner),
         variant=variant_id,
         deal=str(deal),
         snapshot=position.text(),
         status=position.status,
+        ply=len(played),
+        automatic_ply=len(played),
+        finish=sure_win(position),
     )
+    if played:
+        replayed = first_position(variant, deal)
+        rows = []
+        for ply, p in enumerate(played, 1):
+            replayed.play(p.move)
+            rows.append(
+                MoveRow(
+                    game=game,
+                    ply=ply,
+                    notation=str(p.move),
+                    automatic=True,
+                    checkpoint=_checkpoint(replayed),
+                )
+            )
+        MoveRow.objects.bulk_create(rows)
+    return game
 
 
 @transaction.atomic
-def find_or_start_game(owner: Owner, variant_id: str, deal: int) -> Game:
-    """The owner's untouched game of this deal if there is one, else a new one.
+def find_or_start_game(
+    owner: Owner, variant_id: str, deal: int, autoplay: Mapping[str, bool] | None = None
+) -> Game:
+    """The owner's untouched game of this deal if there is one, else a new one (``autoplay``
+    as for ``start_game``).
 
     A link to a deal starts a game when followed; following it twice (or a browser fetching it
     ahead) should not leave a trail of empty games.
@@ -154,7 +208,7 @@ def find_or_start_game(owner: Owner, variant_id: str, deal: int) -> Game:
         .order_by("-created_at")
         .first()
     )
-    return untouched or start_game(owner, variant_id, deal)
+    return untouched or start_game(owner, variant_id, deal, autoplay)
 
 
 @transaction.atomic
@@ -176,6 +230,7 @@ def start_from_record(owner: Owner, record: Record) -> Game:
         move_count=len(record.moves),
         first_move_at=now if record.moves else None,
         finished_at=None if status == Game.Status.PLAYING else now,
+        finish=sure_win(final) if status == Game.Status.PLAYING else [],
     )
     position = first_position(get_variant(record.variant), record.deal)
     rows = []
@@ -202,15 +257,19 @@ def play(
     version: int | None,
     move: Move,
     autoplay: Mapping[str, bool],
+    *,
+    away: int = 0,
 ) -> Outcome:
     """Play the player's ``move`` on the board they saw (``ply``, ``version``), then any
-    automatic moves if the player's ``autoplay`` settings (by game type) say so."""
+    automatic moves if the player's ``autoplay`` settings (by game type) say so. ``away``:
+    the milliseconds the page was hidden since the last action (not counted on the clock)."""
     game = read_for_play(owner, public_id, ply, version)
     position = game.position()
     reason = position.check(move)
     if reason is not None:
         raise Refused(game, reason)
-    return _play_moves(owner, game, position, [move], autoplay=autoplay_on(autoplay, game))
+    on = autoplay_on(autoplay, game)
+    return _play_moves(owner, game, position, [move], autoplay=on, away=away)
 
 
 def send_to_foundation(
@@ -220,6 +279,8 @@ def send_to_foundation(
     version: int | None,
     pick: str,
     autoplay: Mapping[str, bool],
+    *,
+    away: int = 0,
 ) -> Outcome:
     """Play the first legal move of the picked cards (``w``, ``t3``, ``t3:13``) to a
     foundation. MoveSyntaxError when ``pick`` is not a pile's cards in the notation."""
@@ -229,24 +290,30 @@ def send_to_foundation(
     for move in position.legal_moves():
         source, count, target = split_move(move)
         if (source, count) == wanted and target.startswith("f"):
-            return _play_moves(owner, game, position, [move], autoplay=autoplay_on(autoplay, game))
+            on = autoplay_on(autoplay, game)
+            return _play_moves(owner, game, position, [move], autoplay=on, away=away)
     raise NotOnAFoundation(game, moving_card(position, *wanted))
 
 
 def autoplay_on(settings: Mapping[str, bool], game: Game) -> bool:
     """Whether automatic moves follow a move in ``game``: the player's setting for its game
     type, on by default except in Forty Devils (whose left foundations play back)."""
-    setting = settings.get(game.variant)
-    return setting if isinstance(setting, bool) else not game.rules.devils
+    return _autoplay_on(settings, game.variant, game.rules.devils)
 
 
-def undo(owner: Owner, public_id: str, ply: int, version: int | None) -> Outcome:
-    """Take back the player's last move and the automatic moves that followed it.
+def _autoplay_on(settings: Mapping[str, bool], variant_id: str, devils: bool) -> bool:
+    setting = settings.get(variant_id)
+    return setting if isinstance(setting, bool) else not devils
+
+
+def undo(owner: Owner, public_id: str, ply: int, version: int | None, *, away: int = 0) -> Outcome:
+    """Take back the player's last move and the automatic moves that followed it (never the
+    automatic moves of the deal: there is no move of the player's before them).
 
     Starts from the nearest checkpoint before them, so its cost does not grow with the log.
     """
     game = read_for_play(owner, public_id, ply, version)
-    if game.ply == 0:
+    if game.player_moves == 0:
         raise NothingToUndo(game)
     tail = store.read_log_tail(game.pk, max(game.ply - UNDO_READS, 0))
     if not tail or tail[-1].ply != game.ply:
@@ -255,16 +322,19 @@ def undo(owner: Owner, public_id: str, ply: int, version: int | None) -> Outcome
     start = len(tail) - 1
     while start > 0 and tail[start].automatic:
         start -= 1
+    if tail[start].automatic:
+        raise NothingToUndo(game)
     before = tail[start].ply - 1
     position = _position_at(game, before, tail[:start])
     group = [Move.parse(row.notation) for row in tail[start:]]
     was_playing = game.status == Game.Status.PLAYING
-    was = (game.ply, bool(game.redo))
+    was = (game.player_moves, bool(game.redo))
     ahead = position.copy()
     taken_back = [play_one(ahead, move, automatic=n > 0) for n, move in enumerate(group)]
     game.redo = [*game.redo, [str(move) for move in group]]
     game.undo_count += 1
-    _save(owner, game, position, after=before)
+    game.automatic_ply -= len(group) - 1
+    _save(owner, game, position, after=before, away=away)
     changed = _piles(group) if was_playing else None
     return Outcome(game, position, "undone", taken_back, _still_playing(game, changed), was)
 
@@ -279,33 +349,48 @@ def _position_at(game: Game, ply: int, rows: Sequence[store.LoggedMove]) -> Posi
     return position
 
 
-def redo(owner: Owner, public_id: str, ply: int, version: int | None) -> Outcome:
+def redo(owner: Owner, public_id: str, ply: int, version: int | None, *, away: int = 0) -> Outcome:
     """Play again the last group of moves undone (nothing else was played since)."""
     game = read_for_play(owner, public_id, ply, version)
     if not game.redo:
         raise NothingToRedo(game)
     group = [Move.parse(text) for text in game.redo[-1]]
-    was = (game.ply, bool(game.redo))
+    was = (game.player_moves, bool(game.redo))
     game.redo = game.redo[:-1]
     return _play_moves(
-        owner, game, game.position(), group, autoplay=False, event="redone", before=was
+        owner, game, game.position(), group, autoplay=False, event="redone", before=was, away=away
     )
 
 
-def restart(owner: Owner, public_id: str, ply: int, version: int | None) -> Outcome:
-    """Back to the deal's first position; the clock and the counters keep running."""
+def restart(
+    owner: Owner, public_id: str, ply: int, version: int | None, *, away: int = 0
+) -> Outcome:
+    """Back to the deal's first position, after the deal's automatic moves if it had some;
+    the clock and the counters keep running."""
     game = read_for_play(owner, public_id, ply, version)
     position = first_position(game.rules, game.deal_number)
+    dealt = 0
+    if game.automatic_ply:
+        # The log's first moves, up to the player's first: the deal's automatic moves.
+        head = game.moves.filter(ply__lte=LONGEST_GROUP).order_by("ply")
+        for notation, automatic in head.values_list("notation", "automatic"):
+            if not automatic:
+                break
+            position.play(Move.parse(notation))
+            dealt += 1
     game.redo = []
-    _save(owner, game, position, after=0)
+    game.automatic_ply = dealt
+    _save(owner, game, position, after=dealt, away=away)
     return Outcome(game, position, "restarted")
 
 
-def give_up(owner: Owner, public_id: str, ply: int, version: int | None) -> Outcome:
+def give_up(
+    owner: Owner, public_id: str, ply: int, version: int | None, *, away: int = 0
+) -> Outcome:
     game = read_for_play(owner, public_id, ply, version)
     read_at = game.version
     now = timezone.now()
-    _tick(game, now)
+    _tick(game, now, away)
     game.status = Game.Status.GIVEN_UP
     game.finished_at = now
     game.version += 1
@@ -315,16 +400,54 @@ def give_up(owner: Owner, public_id: str, ply: int, version: int | None) -> Outc
     return Outcome(game, game.position(), "given-up")
 
 
-def play_out(owner: Owner, game: Game, moves: Sequence[Move]) -> Outcome:
+def play_out(owner: Owner, game: Game, moves: Sequence[Move], *, away: int = 0) -> Outcome:
     """Play ``moves`` (each checked by the engine) on ``game`` as just read, all in one write
-    conditional on its version: the assist services' "Finish". ``Refused`` if the engine
-    refuses one."""
+    conditional on its version: the assist services' "Finish", and ``finish``. ``Refused`` if
+    the engine refuses one. They are the player's moves: the player asked for each of them."""
     try:
         return _play_moves(
-            owner, game, game.position(), list(moves), autoplay=False, event="finished"
+            owner, game, game.position(), list(moves), autoplay=False, event="finished", away=away
         )
     except IllegalMove as e:
         raise Refused(game, e.reason) from None
+
+
+def finish(
+    owner: Owner, public_id: str, ply: int, version: int | None, *, away: int = 0
+) -> Outcome:
+    """Play out the certain win found after the last change (``Game.finish``), from the board
+    the player saw: the game ends won, or nothing changes (``NoSureWin`` when none is known)."""
+    game = read_for_play(owner, public_id, ply, version)
+    if not game.finish:
+        raise NoSureWin(game)
+    return play_out(owner, game, [Move.parse(text) for text in game.finish], away=away)
+
+
+def sure_win(position: Position) -> list[str]:
+    """The moves (notation) of a win from ``position`` that is certain, or [] if none is known:
+    the cards left all go home without a choice (every card to a foundation as soon as one
+    takes it, dealing when none does), or else, with few cards left, a quick bounded search
+    proves a win. ``position`` is left as it is."""
+    if position.status != Game.Status.PLAYING:
+        return []
+    ahead = position.copy()
+    moves: list[str] = []
+    while not ahead.is_won():
+        legal = ahead.legal_moves()
+        home = next((m for m in legal if split_move(m)[2].startswith("f")), None)
+        move = home or (DEAL if DEAL in legal else None)
+        if move is None:
+            break
+        ahead.play(move)
+        moves.append(str(move))
+    if ahead.is_won():
+        return moves
+    if ALL_HOME - position.home > QUICK_SEARCH_CARDS:
+        return []
+    result = solve(
+        position, seconds=QUICK_SEARCH_SECONDS, max_nodes=QUICK_SEARCH_NODES, max_memory_mb=16
+    )
+    return [str(move) for move in result.moves] if result.status == WON else []
 
 
 # -- helpers --------------------------------------------------------------------------------
@@ -354,12 +477,14 @@ def _play_moves(
     autoplay: bool,
     event: str = "moved",
     before: tuple[int, bool] | None = None,
+    away: int = 0,
 ) -> Outcome:
     """Play ``moves`` (the first the player's; in a redo the rest are automatic), then safe
     moves home if ``autoplay``, as long as the log has room; store them all. ``before``: the
-    game's ply and whether it had moves to redo before the action (if it changed them)."""
+    player's moves in the log and whether the game had moves to redo before the action (if it
+    changed them)."""
     played: list[Played] = []
-    was = before or (game.ply, bool(game.redo))
+    was = before or (game.player_moves, bool(game.redo))
     redone = event == "redone"
     for n, move in enumerate(moves):
         played.append(play_one(position, move, automatic=redone and n > 0))
@@ -375,7 +500,8 @@ def _play_moves(
     if not redone:
         game.redo = []
     game.move_count += len(rows)
-    _save(owner, game, position, rows)
+    game.automatic_ply += sum(p.automatic for p in played)
+    _save(owner, game, position, rows, away=away)
     changed = _piles(p.move for p in played)
     return Outcome(game, position, event, played, _still_playing(game, changed), was)
 
@@ -404,11 +530,11 @@ def _still_playing(game: Game, changed: frozenset[str] | None) -> frozenset[str]
     return changed if game.status == Game.Status.PLAYING else None
 
 
-def _tick(game: Game, now: datetime) -> None:
+def _tick(game: Game, now: datetime, away: int = 0) -> None:
     """Run the game's clock up to ``now``: the gap since the last action, to the millisecond,
-    at most ``IDLE``."""
-    gap = max(min(now - game.updated_at, IDLE), timedelta(0))
-    game.milliseconds_played += gap // timedelta(milliseconds=1)
+    less the ``away`` milliseconds the page was hidden in it, at most ``IDLE``."""
+    gap = max(now - game.updated_at - timedelta(milliseconds=away), timedelta(0))
+    game.milliseconds_played += min(gap, IDLE) // timedelta(milliseconds=1)
     game.updated_at = now
 
 
@@ -419,20 +545,23 @@ def _save(
     rows: Sequence[store.NewMove] = (),
     *,
     after: int | None = None,
+    away: int = 0,
 ) -> None:
-    """Store ``position`` as the game's snapshot, with its ply, status and times, and ``rows``
-    as its new moves (``after``: its moves past this ply deleted first), if the game is still
-    at the version it was read at; else nothing, and ``StalePly`` with the game as it is."""
+    """Store ``position`` as the game's snapshot, with its ply, status, times and certain win,
+    and ``rows`` as its new moves (``after``: its moves past this ply deleted first), if the
+    game is still at the version it was read at; else nothing, and ``StalePly`` with the game
+    as it is."""
     read_at = game.version
     now = timezone.now()
-    _tick(game, now)
-    if game.first_move_at is None and position.moves:
+    _tick(game, now, away)
+    if game.first_move_at is None and game.move_count:
         game.first_move_at = now
     # The status asks for the legal moves: once, for the snapshot and the game alike.
     game.status = position.status
     game.snapshot = position.text(status=game.status)
     game.ply = position.moves
     game.version += 1
+    game.finish = sure_win(position) if game.status == Game.Status.PLAYING else []
     # A stuck game has finished until an undo or a restart brings it back to playing: the
     # statistics count it as lost, and its streaks run in the order games finished.
     game.finished_at = None if game.status == Game.Status.PLAYING else now

@@ -21,15 +21,18 @@ move sends only the piles it touched.
 """
 
 from collections.abc import Iterable
+from datetime import timedelta
 from html import escape
 
 from django import template
+from django.utils import timezone
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..board import CardView, PileView
-from ..models import Game
+from ..models import IDLE, Game
 
 register = template.Library()
 
@@ -58,20 +61,40 @@ def table_state(game: Game, moves: str, oob: bool = False) -> SafeString:
 
 @register.simple_tag
 def game_info(game: Game, redeals_left: int | None, oob: bool = False) -> SafeString:
-    """The counters: moves, time played, the deal and (``redeals_left`` not None, in games with
-    redeals) the redeals left."""
-    seconds = game.milliseconds_played // 1000
+    """The counters: the player's moves (the automatic ones apart), time played, the deal and
+    (``redeals_left`` not None, in games with redeals) the redeals left.
+
+    The clock's ``<time>`` carries what static/js/clock.js needs to tick on (games in play):
+    ``data-ms``, the time played at the last action; ``data-since``, the milliseconds from that
+    action to now (the server's "now", as drawn); ``data-at``, the last action's moment (a new
+    one means a new action counted); ``data-idle``, the most a gap counts."""
+    played = game.milliseconds_played
     moves, time, deal, redeals = (
         escape(_("Moves")),
         escape(_("Time")),
         escape(_("Deal")),
         escape(_("Redeals left")),
     )
+    automatic = ""
+    if game.automatic_ply:
+        # Translators: after the number of the player's own moves: "23 + 7 automatic".
+        text = ngettext("+ %(count)d automatic", "+ %(count)d automatic", game.automatic_ply)
+        automatic = (
+            f' <span class="automatic-moves" data-automatic="{game.automatic_ply}">'
+            f"{escape(text % {'count': game.automatic_ply})}</span>"
+        )
+    ticking = ""
+    if not game.is_finished:
+        since = max(timezone.now() - game.updated_at, timedelta(0)) // timedelta(milliseconds=1)
+        at = int(game.updated_at.timestamp() * 1000)
+        idle = IDLE // timedelta(milliseconds=1)
+        ticking = f' data-since="{since}" data-at="{at}" data-idle="{idle}"'
     out = [
         f'<dl class="game-info" id="game-info"{_oob(oob)}>',
-        f"<div><dt>{moves}</dt><dd data-moves>{game.ply}</dd></div>",
-        f'<div><dt>{time}</dt><dd><time datetime="PT{seconds}S" '
-        f'data-seconds="{seconds}">{game.clock}</time></dd></div>',
+        f"<div><dt>{moves}</dt><dd><span data-moves>{game.player_moves}</span>{automatic}</dd>"
+        "</div>",
+        f'<div><dt>{time}</dt><dd><time datetime="PT{played // 1000}.{played % 1000:03}S" '
+        f'data-clock data-ms="{played}"{ticking}>{game.clock}</time></dd></div>',
         f"<div><dt>{deal}</dt><dd>{escape(game.deal)}</dd></div>",
     ]
     if redeals_left is not None:

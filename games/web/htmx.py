@@ -35,7 +35,17 @@ RENEWED_KEY = "renewed"
 ECHO = 24
 #: The URL names of a game's actions: the board's forms and scripts post to them (and ask
 #: ``poll`` whether the game moved on elsewhere).
-ACTIONS = ("move", "to_foundation", "undo", "redo", "restart", "give_up", "autoplay", "poll")
+ACTIONS = (
+    "move",
+    "to_foundation",
+    "undo",
+    "redo",
+    "restart",
+    "give_up",
+    "play_out",
+    "autoplay",
+    "poll",
+)
 
 
 def owner_of(request: HttpRequest, *, create: bool = False) -> Owner:
@@ -171,6 +181,8 @@ def render_game(
     fragment = request.htmx and not request.htmx.history_restore_request
     if not fragment:
         context["deal_record"] = selectors.deal_record(owner_of(request), game)
+    if game.status == Game.Status.WON:
+        context["win"] = selectors.win_panel(owner_of(request), game)
     template = "games/play.html#board-response" if fragment else "games/play.html"
     response = render(request, template, context, status=status)
     patch_vary_headers(response, ["HX-Request"])
@@ -184,7 +196,7 @@ def render_changes(request: HttpRequest, outcome: play.Outcome, said: str) -> Ht
     and the undo, redo and restart buttons when one of them became possible or impossible. A
     move touches two piles or three: a fraction of a whole board."""
     game, position = outcome.game, outcome.position
-    ply, redo = outcome.before
+    own, redo = outcome.before
     context = {
         "game": game,
         "game_url": game_url(game),
@@ -193,8 +205,9 @@ def render_changes(request: HttpRequest, outcome: play.Outcome, said: str) -> Ht
         "redeals": redeals_shown(position),
         "message": said,
         "motion": motion_of(outcome),
+        "play_out_url": _action_url("play_out", game),
     }
-    if (ply == 0) != (game.ply == 0) or redo != bool(game.redo):
+    if (own == 0) != (game.player_moves == 0) or redo != bool(game.redo):
         # Undo, redo or restart became possible, or impossible: they come again.
         context["urls"] = {name: _action_url(name, game) for name in ("undo", "redo", "restart")}
     # Drawn without the request's context processors: nothing here needs them (the buttons

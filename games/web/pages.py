@@ -19,7 +19,7 @@ from ..guide import BUILD_WORDS, DETAILS, PYSOLFC, SUMMARIES, game_name, layout
 from ..rules import MAX_DEAL, VARIANTS
 from ..services import assist, play
 from ..words import NO_WINNABLE_DEAL
-from .htmx import echo, game_url, go, owner_of
+from .htmx import autoplay_settings, echo, game_url, go, owner_of
 
 #: How many games in progress the home page lists.
 HOME_GAMES = 50
@@ -72,7 +72,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
         if deal is None:
             messages.info(request, NO_WINNABLE_DEAL)
     deal = deal or secrets.randbelow(RANDOM_DEALS) + 1
-    game = play.start_game(owner, form.cleaned_data["variant"], deal)
+    game = play.start_game(owner, form.cleaned_data["variant"], deal, autoplay_settings(request))
     return go(request, game_url(game))
 
 
@@ -88,7 +88,8 @@ def play_deal(request: HttpRequest, variant: str, deal: str) -> HttpResponse:
             "“%(deal)s” is not a deal number: a deal number is a whole number from 1 to %(max)s."
         ) % {"deal": echo(deal), "max": MAX_DEAL}
         return render(request, "games/problem.html", {"problem": problem}, status=400)
-    game = play.find_or_start_game(owner_of(request, create=True), variant, number)
+    owner = owner_of(request, create=True)
+    game = play.find_or_start_game(owner, variant, number, autoplay_settings(request))
     return redirect(game_url(game))
 
 

@@ -1,8 +1,10 @@
 """The game page and its actions: pick, move, send to a foundation, undo, redo, restart, give
-up, the automatic moves' setting, and the catch-up poll.
+up, finish a certain win, the automatic moves' setting, and the catch-up poll.
 
 Each action reads what the request says (the move, the ply and version of the board it was made
-on), calls its service with the player, and draws what the service returns. The view never
+on, and with JavaScript the milliseconds the page was hidden since the last action, ``away``,
+which the clock leaves out), calls its service with the player, and draws what the service
+returns. The view never
 reads the game first: the service reads it, by id and owner; a game of someone else's is a
 404. Only a request too garbled to reach the service reads the game here, to show it.
 """
@@ -128,6 +130,13 @@ def give_up(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 @require_POST
+def play_out(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Finish: play out the win that is certain from this board (the button shows itself when
+    there is one)."""
+    return _board_action(request, public_id, play.finish)
+
+
+@require_POST
 def autoplay(request: HttpRequest, public_id: str) -> HttpResponse:
     """Turn the automatic moves to the foundations on or off, for this game type."""
     game = game_or_404(request, public_id)
@@ -175,8 +184,11 @@ def _board_action(request: HttpRequest, public_id: str, action) -> HttpResponse:
 def _act(request: HttpRequest, public_id: str, action, *args) -> HttpResponse:
     """Run a play service for the player on their game ``public_id`` and answer with what
     became of it."""
+    away = count(request.POST.get("away") or "0")
+    if away is None:
+        return garbled(request, game_or_404(request, public_id))
     try:
-        outcome = action(owner_of(request), public_id, *args)
+        outcome = action(owner_of(request), public_id, *args, away=away)
     except Game.DoesNotExist:
         raise Http404(_("There is no such game.")) from None
     except play.GameError as error:

@@ -222,11 +222,14 @@ def top_card(page, name: str):
 
 
 def moved_on(page, before: int) -> int:
-    """Wait for the board after a move (its ply is not ``before``); the counter agrees."""
+    """Wait for the board after a move (its ply is not ``before``); the counter agrees: the
+    player's moves are the log's less the automatic ones, which it shows apart."""
     board = page.locator(BOARD)
     expect(page.locator(STATE)).not_to_have_attribute("data-ply", str(before))
     now = ply(page)
-    expect(board.locator("[data-moves]")).to_have_text(str(now))
+    automatic = board.locator("[data-automatic]")
+    apart = int(automatic.get_attribute("data-automatic")) if automatic.count() else 0
+    expect(board.locator("[data-moves]")).to_have_text(str(now - apart))
     return now
 
 

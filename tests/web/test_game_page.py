@@ -6,8 +6,9 @@ import pytest
 from django.urls import reverse
 
 from games.rules import VARIANTS, card_name
+from games.rules.autoplay import next_safe_move
 
-from .conftest import HTMX, board, illegal_move, legal_move, log, post_move, start, url
+from .conftest import HTMX, board, find_deal, illegal_move, legal_move, log, post_move, start, url
 
 
 def board_html(html: str) -> str:
@@ -18,7 +19,8 @@ def board_html(html: str) -> str:
 class TestGamePage:
     @pytest.mark.parametrize("variant", list(VARIANTS))
     def test_every_game_draws_its_piles(self, client, variant):
-        game = start(client, variant, 5)
+        # A deal that sends no card home as it is dealt: every pile as dealt.
+        game = start(client, variant, find_deal(variant, lambda p: next_safe_move(p) is None))
         response = client.get(url("game", game))
         assert response.status_code == 200
         html = board_html(response.content.decode())

@@ -7,9 +7,9 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from games.models import Game
-from games.rules import MAX_DEAL, VARIANTS, first_position
+from games.rules import MAX_DEAL, VARIANTS, Move, first_position
 
-from .conftest import board, post_move, start, url
+from .conftest import board, log, post_move, start, url
 
 
 class TestHome:
@@ -83,8 +83,12 @@ class TestNewGame:
         game = Game.objects.get()
         assert response["Location"] == url("game", game)
         assert 1 <= game.deal_number <= 10**9
-        assert game.ply == 0 and game.status == "playing"
-        assert game.snapshot == first_position(game.rules, game.deal_number).text()
+        assert game.player_moves == 0 and game.status == "playing"
+        assert game.first_move_at is None
+        position = first_position(game.rules, game.deal_number)
+        for move in log(game):  # the cards the deal sent home, if any
+            position.play(Move.parse(move))
+        assert game.snapshot == position.text()
 
     def test_a_guest_gets_a_session_that_owns_the_game(self, client):
         start(client)

@@ -56,7 +56,7 @@ class TestQueryCount:
         short = start(client, "forty-thieves", 3)
         client.post(
             url("move", short),
-            {"move": "deal", "version": version_of(short), "ply": 0},
+            {"move": "deal", "version": version_of(short), "ply": short.ply},
             headers=HTMX,
         )
         owner = Owner(session_key=client.session.session_key)

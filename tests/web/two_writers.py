@@ -48,7 +48,7 @@ def main(rounds: int) -> dict:
     devices = [Client(), Client()]
     for client in devices:
         client.post(reverse("login"), {"username": "alice", "password": "a long pass phrase"})
-    response = devices[0].post(reverse("games:new"), {"variant": "forty-thieves", "deal": "3"})
+    response = devices[0].post(reverse("games:new"), {"variant": "forty-thieves", "deal": "2"})
     game = Game.objects.get(public_id=response["Location"].split("/")[2])
     move_url = reverse("games:move", args=[game.public_id])
     for client in devices:

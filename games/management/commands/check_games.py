@@ -9,13 +9,15 @@ position (``first_position(variant, deal)``) and reports, one line each, what di
 - the snapshot (the position text) is not the replayed position's text, line by line;
 - the status: ``won`` and ``stuck`` and ``playing`` must be the replayed position's own status,
   and a game given up must not be a won position;
-- the counters: ``ply`` is the log's length; ``move_count`` counts every move ever played, so it
-  is at least the log plus the moves waiting to be redone; ``undo_count`` is at least the number
+- the counters: ``ply`` is the log's length; ``automatic_ply`` its automatic moves;
+  ``move_count`` counts every move ever played after the deal's automatic moves, so it is at
+  least the log (less those) plus the moves waiting to be redone; ``undo_count`` is at least the number
   of groups waiting to be redone; ``version`` counts every change, so at least every undo (and
   the giving up); the redo stack must replay, last group first, from the replayed position;
 - the dates that follow from the counters: a first move time exactly when a move was ever
   played, a finish time exactly when the game is not being played;
-- the automatic flags: the first move is the player's, and an automatic move goes home.
+- the automatic flags: an automatic move goes home (those the log starts with are the deal's);
+- the certain win kept for Finish (``finish``) plays to a win from the replayed position.
 
 A game started from a pasted record (``services.start_from_record``) has no other starting
 point: its row keeps the deal and the record's moves are its first Move rows (all played by

@@ -18,7 +18,8 @@
    won game's cards then cascade off the foundations before the won panel shows; "Skip" (or a
    click, or a key) ends either at once. Nothing moves under prefers-reduced-motion, nor when
    <html data-motion="off"> (the player's setting). Without this script the answers are the
-   same; cards simply appear where they go. */
+   same; cards simply appear where they go. The time this script takes on each answer is
+   marked for the browser's tools ("motion: measure", "motion: travel"; tests/bench/motion.py). */
 (function () {
   "use strict";
 
@@ -534,14 +535,18 @@
     const swap = event.detail.swapOverride || b.getAttribute("hx-swap") || "outerHTML";
     if (!/\bsettle:/.test(swap)) event.detail.swapOverride = `${swap} settle:0ms`;
     stop();
+    const start = performance.now();
     before = off() ? null : measure(b);
+    performance.measure("motion: measure", { start });
   });
   document.addEventListener("htmx:afterSettle", () => {
     if (!before) return;
     const old = before;
     before = null;
     const b = board();
+    const start = performance.now();
     if (b) play(b, old);
+    performance.measure("motion: travel", { start });
   });
 
   // Motion never blocks: a press, a key or a request (not the catch-up poll) ends it at once.

@@ -15,7 +15,19 @@ from games.rules import first_position, get_variant
 from games.rules.autoplay import next_safe_move
 from tests.web.solver_support import run_worker
 
-from .conftest import BOARD, STATE, card, layout, legal_picks, open_deal, pile, ply
+from .conftest import (
+    BOARD,
+    STATE,
+    card,
+    drop_point,
+    grab_point,
+    layout,
+    legal_picks,
+    mouse_drag,
+    open_deal,
+    pile,
+    ply,
+)
 from .test_hints import ANSWER_MS, open_near_win
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -281,3 +293,92 @@ def test_a_key_skips_the_cascade(page, live_server):
     page.keyboard.press("Escape")
     expect(page.locator(".motion-layer")).to_have_count(0)
     expect(page.locator(BOARD).locator(".outcome")).to_be_visible()
+
+
+TURNS = """(code) => {
+    const ghost = Array.from(document.querySelectorAll('.motion-layer [data-card]'))
+        .find(g => g.dataset.card === code);
+    return Boolean(ghost) && ghost.getAnimations()[0].effect.getKeyframes()
+        .some(f => /scale\\(0,/.test(f.transform));
+}"""
+
+
+def test_a_card_dealt_from_the_stock_travels_to_the_waste_and_turns_over(page, live_server):
+    open_deal(page, live_server, "forty-thieves", 3)
+    stock = box(pile(page, "s").locator(":scope > .card"))
+    before = ply(page)
+    pile(page, "s").locator("button").click()
+    wait_until(page, "document.querySelector('.motion-layer')")
+    code = page.evaluate("JSON.parse(document.getElementById('motion').dataset.steps)[0].card")
+    assert page.evaluate(TURNS, code), "the dealt card turns face up"
+    start = page.evaluate(FLIGHT, [code, "start"])
+    assert near(start["ghost"][:2], stock[:2])
+    end = page.evaluate(FLIGHT, [code, "end"])
+    assert end["pile"] == "w"
+    assert near(end["ghost"], end["real"])
+    resume(page)
+    moved_on(page, before)
+    assert layout(page)["w"][-1] == code
+
+
+def uncovering_moves(variant: str = "indian") -> tuple[int, list[str]]:
+    """A deal and the column-to-column moves (without automatic moves) that empty a column's
+    face-up cards, so that the last one turns its face-down card up."""
+    for deal in range(1, 400):
+        position = first_position(get_variant(variant), deal)
+        if next_safe_move(position):
+            continue
+        for first in position.legal_moves():
+            text = str(first)
+            if not (text.startswith("t") and "-t" in text and ":" not in text):
+                continue
+            ahead = position.copy()
+            ahead.play(first)
+            if next_safe_move(ahead):
+                continue
+            source = text.split("-")[0]
+            for second in ahead.legal_moves():
+                then = str(second)
+                if then.startswith(f"{source}-t") and ":" not in then:
+                    last = ahead.copy()
+                    last.play(second)
+                    if last.down[int(source[1:]) - 1] < ahead.down[int(source[1:]) - 1]:
+                        return deal, [text, then]
+    raise AssertionError("no deal where two moves turn a card up")
+
+
+def test_a_card_uncovered_turns_face_up(page, live_server):
+    deal, moves = uncovering_moves()
+    open_deal(page, live_server, "indian", deal)
+    for n, move in enumerate(moves):
+        pick, target = move.split("-")
+        before = ply(page)
+        click_move(page, pick, target)
+        if n < len(moves) - 1:
+            moved_on(page, before)
+            wait_until(page, "!document.querySelector('.motion-layer')")
+    wait_until(page, "document.querySelector('.motion-layer')")
+    step = page.evaluate("JSON.parse(document.getElementById('motion').dataset.steps)[0]")
+    assert step["face"] == "up"
+    assert page.evaluate(TURNS, step["turn"]), "the uncovered card turns over"
+    resume(page)
+    assert layout(page)[step["from"]][-1] == step["turn"]
+
+
+def test_a_dropped_card_travels_on_from_where_it_was_let_go(page, live_server):
+    open_deal(page, live_server, "forty-thieves", 3)
+    pick, target = column_move(page)
+    code = layout(page)[pick][-1]
+    was = box(card(page, pick))
+    grab = grab_point(card(page, pick))
+    drop = drop_point(page, target)
+    mouse_drag(page, grab, drop)
+    wait_until(page, "document.querySelector('.motion-layer')")
+    start = page.evaluate(FLIGHT, [code, "start"])
+    x, y = start["ghost"][0] + grab[0] - was[0], start["ghost"][1] + grab[1] - was[1]
+    assert near([x, y], drop, 3), "it sets off from where the pointer let it go"
+    end = page.evaluate(FLIGHT, [code, "end"])
+    assert end["pile"] == target
+    assert near(end["ghost"], end["real"])
+    resume(page)
+    assert layout(page)[target][-1] == code

@@ -13,7 +13,7 @@ import pytest
 from django.db import OperationalError
 from playwright.sync_api import expect
 
-from games.rules import Record
+from games.rules import VARIANTS, Record
 from tests.web.conftest import won_record
 from tests.web.solver_support import run_worker
 
@@ -210,3 +210,45 @@ def test_nothing_moves_the_table_while_a_game_is_played(request, size, live_serv
     assert not moved, f"the table moved: {moved}"
     total = sum(s["value"] for s in shifts)
     assert total == 0, f"layout shift of {total}: {shifts}"
+
+
+def test_a_phone_has_one_row_of_controls_the_cards_high_up_and_no_keys_help(
+    tall_phone_page, live_server
+):
+    page = tall_phone_page
+    open_deal(page, live_server, "lucas")
+    page.wait_for_load_state()
+    height = page.viewport_size["height"]
+    # The cards start in the top quarter of the screen.
+    assert page.locator(f'{BOARD} [data-pile="s"]').bounding_box()["y"] < height / 4
+    # One row: every control in sight shares its top, inside the screen's width.
+    shown = page.locator("#controls :is(button, summary):visible")
+    boxes = [b for b in shown.evaluate_all("es => es.map(e => e.getBoundingClientRect().toJSON())")]
+    assert len({round(b["top"]) for b in boxes}) == 1, boxes
+    assert max(b["right"] for b in boxes) <= page.viewport_size["width"]
+    expect(page.locator("#give-up")).to_be_hidden()
+    # The keys are for keyboards.
+    expect(page.locator("#keys-help")).to_be_hidden()
+    # The menu holds the rest, over the table, and closes once an action is chosen.
+    top = table_top(page)
+    page.locator("#more > summary").click()
+    expect(page.locator("#give-up")).to_be_visible()
+    in_window(page, "#more .more-menu")
+    assert table_top(page) == top
+    page.locator("#autoplay").click()
+    expect(page.locator("#autoplay")).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#give-up")).to_be_hidden()
+    assert table_top(page) == top
+
+
+@pytest.mark.parametrize("size", ["laptop", "tall_phone"])
+def test_every_game_fits_and_is_photographed(request, size, live_server):
+    page = request.getfixturevalue(f"{size}_page")
+    for variant in VARIANTS:
+        open_deal(page, live_server, variant)
+        assert_table_fits(page)
+        page.screenshot(path=str(SCREENSHOTS / f"game-{variant}-{size}.png"))
+    page.emulate_media(color_scheme="dark")
+    open_deal(page, live_server, "forty-devils")
+    assert_table_fits(page)
+    page.screenshot(path=str(SCREENSHOTS / f"game-forty-devils-dark-{size}.png"))

@@ -252,3 +252,24 @@ def test_every_game_fits_and_is_photographed(request, size, live_server):
     open_deal(page, live_server, "forty-devils")
     assert_table_fits(page)
     page.screenshot(path=str(SCREENSHOTS / f"game-forty-devils-dark-{size}.png"))
+
+
+@pytest.mark.parametrize("size", ["laptop", "tall_phone"])
+def test_the_statistics_table_fits_a_laptop_and_scrolls_only_inside_itself_on_a_phone(
+    request, size, live_server
+):
+    page = request.getfixturevalue(f"{size}_page")
+    for variant in ("forty-thieves", "lucas", "rank-and-file"):
+        open_deal(page, live_server, variant)
+        click_move(page, "deal")  # a game counts from its first move
+    page.goto(f"{live_server.url}/my/statistics/")
+    expect(page.locator(".per-game tbody tr")).to_have_count(3)
+    widths = page.evaluate(
+        """() => [document.documentElement.scrollWidth, document.documentElement.clientWidth,
+                  document.querySelector('.table-scroll').scrollWidth,
+                  document.querySelector('.table-scroll').clientWidth]"""
+    )
+    assert widths[0] <= widths[1], f"the page scrolls sideways: {widths}"
+    if size == "laptop":
+        assert widths[2] <= widths[3], f"the table scrolls at 1280 pixels: {widths}"
+    page.screenshot(path=str(SCREENSHOTS / f"statistics-{size}.png"), full_page=True)

@@ -43,7 +43,7 @@
 
   /** What the board looked like just before an answer was swapped in. */
   let before = null;
-  /** What is moving now: {animations, layer, timer, board, after}; null when nothing is. */
+  /** What is moving now: {animations, timers, layer, timer, board}; null when nothing is. */
   let running = null;
 
   function off() {
@@ -261,10 +261,9 @@
     for (const token of moved) {
       if (token.real || !token.path.length) continue;
       const seg = token.path[token.path.length - 1];
-      const cover = moved.find((other) =>
-        other.path.some((s) => s.pile === seg.pile && s.index === seg.index && s.t0 > seg.t0),
-      );
-      token.gone = cover ? cover.path.find((s) => s.pile === seg.pile && s.t0 > seg.t0).t1 : end;
+      const covers = (s) => s.pile === seg.pile && s.index === seg.index && s.t0 > seg.t0;
+      const cover = moved.find((other) => other.path.some(covers));
+      token.gone = cover ? cover.path.find(covers).t1 : end;
     }
 
     const layer = document.createElement("div");
@@ -277,13 +276,23 @@
       const until = token.real ? token.done : token.gone;
       const sides = { face: faceOf(token, faces), back: backOf(token, old) };
       const size = token.start.w || !token.path.length ? token.start : token.path[0].box;
+      const shown = [];
       for (const [side, el] of Object.entries(sides)) {
         if (!el) continue;
         el.style.width = `${size.w}px`;
         el.style.height = `${size.h}px`;
+        el.style.zIndex = token.z;
         layer.appendChild(el);
+        shown.push(el);
         const frames = keyframes(token, side, size, until, end, origin);
         animations.push(el.animate(frames, { duration: end, fill: "forwards" }));
+      }
+      // A card that sets off rises above the cards waiting, and lands above those landed
+      // before it. Not animated: only transforms and opacity are, which the browser runs
+      // apart from the page's own work.
+      for (const seg of token.path) {
+        const rise = () => shown.forEach((el) => (el.style.zIndex = 1000 + seg.step));
+        running.timers.push(setTimeout(rise, seg.t0));
       }
       if (token.real) {
         animations.push(
@@ -332,13 +341,11 @@
   }
 
   /** How a card's side ``side`` ("face", "back") looks at time ``t``: its place, its width's
-      scale while it turns, its opacity, its height above the other cards. */
+      scale while it turns, whether it shows. */
   function look(token, side, t) {
     let place = token.start;
-    let z = token.z;
     for (const seg of token.path) {
       if (t < seg.t0) break;
-      z = 1000 + seg.step;
       if (t < seg.t1) {
         place = between(place, seg.box, ease((t - seg.t0) / (seg.t1 - seg.t0)));
         break;
@@ -368,7 +375,7 @@
       if (p < TURN) break;
     }
     if (!token.flips.length || t < token.flips[0].t) shown = (side === "face") === token.up;
-    return { place, scale, shown, z };
+    return { place, scale, shown };
   }
 
   /** The keyframes of a card's side over the whole animation (``end`` ms), the layer's
@@ -376,7 +383,6 @@
   function keyframes(token, side, size, until, end, origin) {
     const times = new Set([0, until, end]);
     for (const seg of token.path) {
-      times.add(Math.max(seg.t0 - 0.5, 0));
       for (let k = 0; k <= 8; k++) times.add(seg.t0 + ((seg.t1 - seg.t0) * k) / 8);
     }
     for (const flip of token.flips) {
@@ -386,7 +392,7 @@
       .filter((t) => t <= end)
       .sort((a, b) => a - b);
     return sorted.map((t) => {
-      const { place, scale, shown, z } = look(token, side, Math.min(t, until));
+      const { place, scale, shown } = look(token, side, Math.min(t, until));
       const sx = size.w ? place.w / size.w : 1;
       const sy = size.h ? place.h / size.h : 1;
       const x = place.x - origin.left + (place.w * (1 - scale)) / 2;
@@ -395,7 +401,6 @@
         offset: end ? t / end : 1,
         transform: `translate(${x}px, ${y}px) scale(${sx * scale}, ${sy})`,
         opacity: shown && t < until ? 1 : 0,
-        zIndex: z,
       };
     });
   }
@@ -434,7 +439,9 @@
       el.style.width = `${from.w}px`;
       el.style.height = `${from.h}px`;
       layer.appendChild(el);
-      const frames = fall(from, origin, 100 + card.k, 1000 + i);
+      // The first to leave lies on top while waiting, and flies over those that leave later.
+      el.style.zIndex = 10000 - i;
+      const frames = fall(from, origin);
       const flight = (frames.length - 1) * FRAME;
       running.animations.push(el.animate(frames, { delay: i * gap, duration: flight, fill: "both" }));
       end = Math.max(end, i * gap + flight);
@@ -445,8 +452,8 @@
   }
 
   /** A card thrown sideways off ``from``: its places every FRAME ms until it leaves the window
-      or CASCADE_FLIGHT is over; ``waiting`` and ``flying``: its height over the others. */
-  function fall(from, origin, waiting, flying) {
+      or CASCADE_FLIGHT is over. */
+  function fall(from, origin) {
     const side = Math.random() < 0.5 ? -1 : 1;
     const bottom = window.innerHeight - from.h;
     const gravity = 0.0022;
@@ -456,10 +463,7 @@
     let y = from.y;
     const frames = [];
     for (let t = 0; t <= CASCADE_FLIGHT; t += FRAME) {
-      frames.push({
-        transform: `translate(${x - origin.left}px, ${y - origin.top}px)`,
-        zIndex: t ? flying : waiting,
-      });
+      frames.push({ transform: `translate(${x - origin.left}px, ${y - origin.top}px)` });
       if (x < -from.w || x > window.innerWidth) break;
       vy += gravity * FRAME;
       x += vx * FRAME;
@@ -486,6 +490,7 @@
     const done = running;
     running = null;
     clearTimeout(done.timer);
+    done.timers.forEach(clearTimeout);
     done.animations.forEach((animation) => animation.cancel());
     if (done.layer) done.layer.remove();
     done.board.classList.remove("motion-holding", "cascading");
@@ -509,7 +514,7 @@
     const cascade = read(holder, "cascade") || {};
     const won = b.dataset.status === "won" && Object.keys(cascade).length > 0;
     if (!moves.length && !won) return;
-    running = { animations: [], layer: null, timer: 0, board: b };
+    running = { animations: [], timers: [], layer: null, timer: 0, board: b };
     const end = travel(b, old, moves);
     if (won) b.classList.add("motion-holding");
     if (won || moves.length > FINISH_FROM) skipButton(true);

@@ -23,6 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests.bench.move_request import setup_django  # noqa: E402
+
 #: The longest a frame may take while cards move (ms).
 FRAME_BUDGET_MS = 50
 #: The games played, and how many moves in each.
@@ -63,25 +65,6 @@ PROBE = """() => {
         }
     }).observe({type: 'longtask', buffered: false});
 }"""
-
-
-def setup_django(database: Path) -> None:
-    os.environ["DJANGO_SETTINGS_MODULE"] = "solitaire.settings"
-    os.environ["SQLITE_PATH"] = str(database)
-    os.environ["DJANGO_DEBUG"] = "0"
-    os.environ.setdefault("DJANGO_SECRET_KEY", "benchmark-only-" + "x" * 40)
-    os.environ["DJANGO_HTTPS"] = "0"
-    os.environ["DJANGO_STATIC_ROOT"] = str(database.parent / "static")
-    os.environ.pop("DATABASE_URL", None)
-    os.environ.pop("REDIS_URL", None)
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0, interactive=False)
-    call_command("collectstatic", verbosity=0, interactive=False)
 
 
 def play(page, rng: random.Random) -> None:
@@ -171,6 +154,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the ORM beside Playwright's loop
     with tempfile.TemporaryDirectory() as folder:
         setup_django(Path(folder) / "bench.sqlite3")
         sys.exit(main())

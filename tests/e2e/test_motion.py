@@ -113,25 +113,32 @@ def click_move(page, pick: str, target: str) -> None:
     pile(page, target).locator(":scope > .card").last.click()
 
 
-def deal_with_an_automatic_move(variant: str = "forty-thieves") -> tuple[int, str, int]:
-    """A deal where a column-to-column move is followed by automatic moves home: the deal,
-    the move, and how many automatic moves follow it."""
+def quiet_column_moves(variant: str):
+    """Each deal of ``variant`` that sends no card home by itself, with each move of one card
+    from a column to another column after which no card goes home either: (deal, position,
+    move, the position after it)."""
     for deal in range(1, 400):
         position = first_position(get_variant(variant), deal)
         if next_safe_move(position):
-            continue  # the deal itself would send cards home
+            continue
         for move in position.legal_moves():
             text = str(move)
-            if not (text.startswith("t") and "-t" in text and ":" not in text):
-                continue
-            ahead = position.copy()
-            ahead.play(move)
-            count = 0
-            while next_safe_move(ahead):
-                ahead.play(next_safe_move(ahead))
-                count += 1
-            if count:
-                return deal, text, count
+            if text.startswith("t") and "-t" in text and ":" not in text:
+                ahead = position.copy()
+                ahead.play(move)
+                yield deal, position, text, ahead
+
+
+def deal_with_an_automatic_move(variant: str = "forty-thieves") -> tuple[int, str, int]:
+    """A deal where a column-to-column move is followed by automatic moves home: the deal,
+    the move, and how many automatic moves follow it."""
+    for deal, _position, move, ahead in quiet_column_moves(variant):
+        count = 0
+        while safe := next_safe_move(ahead):
+            ahead.play(safe)
+            count += 1
+        if count:
+            return deal, move, count
     raise AssertionError("no deal with an automatic move after a column move")
 
 
@@ -322,28 +329,20 @@ def test_a_card_dealt_from_the_stock_travels_to_the_waste_and_turns_over(page, l
 
 
 def uncovering_moves(variant: str = "indian") -> tuple[int, list[str]]:
-    """A deal and the column-to-column moves (without automatic moves) that empty a column's
-    face-up cards, so that the last one turns its face-down card up."""
-    for deal in range(1, 400):
-        position = first_position(get_variant(variant), deal)
-        if next_safe_move(position):
+    """A deal and two moves from one column to others (no automatic move between) that empty
+    its face-up cards, so that the second turns its face-down card up."""
+    for deal, _position, first, ahead in quiet_column_moves(variant):
+        if next_safe_move(ahead):
             continue
-        for first in position.legal_moves():
-            text = str(first)
-            if not (text.startswith("t") and "-t" in text and ":" not in text):
-                continue
-            ahead = position.copy()
-            ahead.play(first)
-            if next_safe_move(ahead):
-                continue
-            source = text.split("-")[0]
-            for second in ahead.legal_moves():
-                then = str(second)
-                if then.startswith(f"{source}-t") and ":" not in then:
-                    last = ahead.copy()
-                    last.play(second)
-                    if last.down[int(source[1:]) - 1] < ahead.down[int(source[1:]) - 1]:
-                        return deal, [text, then]
+        source = first.split("-")[0]
+        column = int(source[1:]) - 1
+        for second in ahead.legal_moves():
+            then = str(second)
+            if then.startswith(f"{source}-t") and ":" not in then:
+                last = ahead.copy()
+                last.play(second)
+                if last.down[column] < ahead.down[column]:
+                    return deal, [first, then]
     raise AssertionError("no deal where two moves turn a card up")
 
 

@@ -49,7 +49,13 @@ class LooksForm(forms.Form):
         label=gettext_lazy("Card backs"), choices=CardBack, widget=forms.RadioSelect
     )
     deck = forms.ChoiceField(
-        label=gettext_lazy("Card colours"), choices=Deck, widget=forms.RadioSelect
+        label=gettext_lazy("Card colours"),
+        choices=Deck,
+        widget=forms.RadioSelect,
+        help_text=gettext_lazy(
+            "Four colours tell the four suits apart at a glance. In the games built in "
+            "alternate colours, green clubs still count as black and blue diamonds as red."
+        ),
     )
     motion = forms.ChoiceField(
         label=gettext_lazy("Animations"),

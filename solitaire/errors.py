@@ -1,5 +1,5 @@
 """The error pages (400, 403, 404, 500 and a refused CSRF check), and the early refusal of a
-form body in a charset other than UTF-8.
+form body Django cannot read (a charset other than UTF-8, a multipart form without a boundary).
 
 None of these views reads the request's body or form: the body may be what made the request
 fail (Django's own handlers check the CSRF token first, which reads the form, which fails again
@@ -8,14 +8,19 @@ on a bad charset). An htmx request gets only the sentence, put in the page's mes
 template that needs nothing but itself.
 """
 
+import re
+
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError
 from django.shortcuts import render
 from django.template import loader
 from django.utils.cache import patch_vary_headers
+from django.utils.http import parse_header_parameters
 from django.utils.translation import gettext as _
 
 #: The one charset a form body may name, as Django reads it.
 UTF8 = "utf-8"
+#: A multipart boundary Django takes (its MultiPartParser's own rule).
+BOUNDARY = re.compile(r"[ -~]{0,200}[!-~]")
 
 
 def error_page(request: HttpRequest, status: int, title: str, message: str) -> HttpResponse:
@@ -82,32 +87,38 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     )
 
 
-def form_charset(request: HttpRequest) -> str:
-    """The charset the request's Content-Type names, in lower case; "" for none."""
-    _type, _sep, params = request.META.get("CONTENT_TYPE", "").partition(";")
-    for param in params.split(";"):
-        name, _eq, value = param.partition("=")
-        if name.strip().lower() == "charset":
-            return value.strip().strip('"').lower() or "?"
+def unreadable_form(request: HttpRequest) -> str:
+    """Why Django could not read the request's form body, before it tries: "charset" for a
+    charset other than UTF-8, "boundary" for a multipart form without a boundary it takes;
+    "" for a body Django can read (or one it does not read as a form)."""
+    if request.method in ("GET", "HEAD"):
+        return ""
+    content_type, params = parse_header_parameters(request.META.get("CONTENT_TYPE", ""))
+    if "charset" in params and params["charset"].lower() != UTF8:
+        return "charset"
+    if content_type.startswith("multipart/") and not BOUNDARY.fullmatch(params.get("boundary", "")):
+        return "boundary"
     return ""
 
 
 class BodyCharsetMiddleware:
-    """A request with a body that names a charset other than UTF-8 is a 400 at once, before
-    the CSRF check or a view reads the form (Django refuses to read such a form, and raises).
-    Browsers send this site's forms in UTF-8, the pages' charset. Placed before
-    CsrfViewMiddleware."""
+    """A request with a body that names a charset other than UTF-8, or a multipart form
+    without a boundary, is a 400 at once, before the CSRF check or a view reads the form
+    (Django refuses to read such a form, and raises, and logs the traceback). Browsers send
+    this site's forms in UTF-8, the pages' charset. Placed before CsrfViewMiddleware."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        charset = form_charset(request) if request.method not in ("GET", "HEAD") else ""
-        if charset and charset != UTF8:
+        problem = unreadable_form(request)
+        if problem == "charset":
             return error_page(
                 request,
                 400,
                 _("Bad request"),
                 _("The form was not sent in UTF-8. Reload the page and send it again."),
             )
+        if problem:
+            return bad_request(request)
         return self.get_response(request)

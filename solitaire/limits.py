@@ -17,6 +17,8 @@ import hashlib
 import ipaddress
 import math
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import wraps
 
 from django.conf import settings
@@ -115,6 +117,23 @@ def counted(scope: str, key: str, per: int) -> int:
 def forget(scope: str, key: str, per: int) -> None:
     """Forget the current window's count of ``key`` in ``scope``."""
     cache.delete(counter_key(scope, key, int(time.time() // per)))
+
+
+@contextmanager
+def slot(scope: str, slots: int, seconds: int) -> Iterator[bool]:
+    """One of ``slots`` places for work that must not run more than ``slots`` at once across
+    every process (a password hash, which takes a core for most of a second): yields True with
+    a place taken for the block, or False when all are taken (the caller refuses). A place a
+    dead process held is free again after ``seconds``."""
+    for n in range(slots):
+        name = f"slot:{scope}:{n}"
+        if cache.add(name, 1, seconds):
+            try:
+                yield True
+            finally:
+                cache.delete(name)
+            return
+    yield False
 
 
 def counter_key(scope: str, key: str, window: int) -> str:

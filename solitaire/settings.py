@@ -202,6 +202,9 @@ LOGIN_FAILURES = {
     "username": (10, 15 * 60),
 }
 LOGIN_DELAY_MAX = 30
+#: Sign-ups whose password is being hashed at once, across every process (each hash takes a
+#: core for most of a second); one more is asked to try again in a moment.
+SIGNUP_HASHES_AT_ONCE = int(os.environ.get("SIGNUP_HASHES_AT_ONCE", "1"))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:my_games"

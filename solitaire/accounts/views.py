@@ -78,6 +78,9 @@ class BadFormStatus:
 
 # -- signing up, in and out -----------------------------------------------------------------
 
+#: Seconds a sign-up refused because others are being made this moment is asked to wait.
+SIGNUP_BUSY_SECONDS = 2
+
 
 @sensitive_post_parameters("password1", "password2")
 @require_http_methods(["GET", "POST"])
@@ -95,12 +98,21 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST)
     if not form.is_valid():
         return _sign_up_page(request, form, status=400)
-    try:
-        with transaction.atomic():
-            user = form.save()
-    except IntegrityError:  # the same name, taken by another sign-up a moment before
-        form.add_error("username", _("A user with that username already exists."))
-        return _sign_up_page(request, form, status=400)
+    # The password's hash takes a core for most of a second: never more than
+    # settings.SIGNUP_HASHES_AT_ONCE at a time, so a flood of sign-ups leaves the other
+    # processes free for the players.
+    with limits.slot("signup-hash", settings.SIGNUP_HASHES_AT_ONCE, 30) as free:
+        if not free:
+            form.add_error(None, limits.wait_words(SIGNUP_BUSY_SECONDS))
+            response = _sign_up_page(request, form, status=429)
+            response["Retry-After"] = str(SIGNUP_BUSY_SECONDS)
+            return response
+        try:
+            with transaction.atomic():
+                user = form.save()
+        except IntegrityError:  # the same name, taken by another sign-up a moment before
+            form.add_error("username", _("A user with that username already exists."))
+            return _sign_up_page(request, form, status=400)
     limits.hit_setting("signup-address", limits.client_key(request))
     messages.success(
         request, _("Welcome, %(name)s: your account is ready.") % {"name": user.get_username()}

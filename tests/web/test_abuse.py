@@ -65,6 +65,17 @@ class TestCharsets:
         )
         assert response.status_code == 400
 
+    @pytest.mark.parametrize("boundary", ["", "; boundary=", "; boundary=" + "x" * 300])
+    def test_a_multipart_form_without_a_boundary_is_a_400_and_no_traceback(
+        self, db, boundary, caplog
+    ):
+        with caplog.at_level(logging.WARNING):
+            response = send(
+                attacker(), "/import/", b"--x\r\n--x--", f"multipart/form-data{boundary}"
+            )
+        assert response.status_code == 400
+        assert not [r for r in caplog.records if r.exc_info]
+
     @pytest.mark.parametrize("charset", ["utf-8", "UTF-8", '"utf-8"'])
     def test_utf8_is_read(self, db, charset):
         client = Client()

@@ -172,6 +172,18 @@ class TestSignUp:
         assert not get_user_model().objects.filter(username="player999").exists()
         assert sign_up(Client(), 999, address="192.0.2.2").status_code == 302
 
+    def test_one_password_hash_at_a_time_the_next_is_asked_to_wait(self, db):
+        with limits.slot("signup-hash", settings.SIGNUP_HASHES_AT_ONCE, 30) as free:
+            assert free
+            response = sign_up(Client(), 1)
+            assert response.status_code == 429
+            assert int(response["Retry-After"]) > 0
+            html = response.content.decode()
+            assert "Too many requests: try again in" in html
+            assert 'value="player1"' in html  # the form comes back as it was filled
+            assert not get_user_model().objects.exists()
+        assert sign_up(Client(), 1).status_code == 302
+
     def test_forms_sent_back_with_a_mistake_do_not_count(self, db):
         bad = {"username": "x", "password1": PASSWORD, "password2": "other"}
         for _ in range(allowed("signup-address") + 2):

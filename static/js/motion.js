@@ -265,6 +265,20 @@
       const cover = moved.find((other) => other.path.some(covers));
       token.gone = cover ? cover.path.find(covers).t1 : end;
     }
+    // A card that stays where it was, on a pile that now shows only its top card (a
+    // foundation, the waste), shows until a card lands on it.
+    for (const [name, list] of Object.entries(model)) {
+      const hidden = places[name].hidden;
+      list.forEach((token, index) => {
+        if (index >= hidden || !token.el || moved.includes(token)) return;
+        const landings = moved.flatMap((other) =>
+          other.path.filter((s) => s.pile === name && s.index > index).map((s) => s.t1),
+        );
+        if (!landings.length) return;
+        token.gone = Math.min(...landings);
+        moved.push(token);
+      });
+    }
 
     const layer = document.createElement("div");
     layer.className = "motion-layer";
@@ -381,7 +395,7 @@
   /** The keyframes of a card's side over the whole animation (``end`` ms), the layer's
       corner at ``origin``; it shows until ``until``. */
   function keyframes(token, side, size, until, end, origin) {
-    const times = new Set([0, until, end]);
+    const times = new Set([0, Math.max(until - 0.5, 0), until, end]);
     for (const seg of token.path) {
       for (let k = 0; k <= 8; k++) times.add(seg.t0 + ((seg.t1 - seg.t0) * k) / 8);
     }

@@ -132,7 +132,7 @@ def click_move(page, move: str) -> int:
     pile. The ply after it."""
     before = ply(page)
     if move in ("deal", "redeal"):
-        page.locator(f"{BOARD} .stock-button").click()
+        page.locator(f'{BOARD} [data-pile="s"] > .stock-button').click()
     else:
         source, _dash, target = move.partition("-")
         card(page, source).click()

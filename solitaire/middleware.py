@@ -72,15 +72,22 @@ request_finished.connect(forget_request_id, dispatch_uid="solitaire.request_id")
 
 
 class NotServiceUnavailable(logging.Filter):
-    """Keeps the 503s out of the mail: while the database restarts, every request is one,
-    and each is logged already. Django logs a failure met in a middleware as a 500 before
-    ``DatabaseUnavailableMiddleware`` makes it a 503: the request's mark tells."""
+    """Keeps the 503s out of the mail: a service away for a moment is not a bug, and while the
+    database restarts every request is one."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return getattr(record, "status_code", None) != 503
+
+
+class NotDatabaseUnavailable(logging.Filter):
+    """Drops Django's own lines (on ``django.request``) about a request that could not reach
+    the database: ``DatabaseUnavailableMiddleware`` writes the one line it is worth, with the
+    reason. Django would write a 500 with its traceback (a failure met in a middleware is a
+    500 before the middleware makes it a 503) and the 503 again."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         request = getattr(record, "request", None)
-        if getattr(request, "database_unavailable", False):
-            return False
-        return getattr(record, "status_code", None) != 503
+        return getattr(request, "database_unavailable", None) is None
 
 
 def unavailable(request: HttpRequest) -> HttpResponse:
@@ -98,10 +105,22 @@ def note_database_failure(sender, request=None, **kwargs) -> None:
     and ``DatabaseUnavailableMiddleware`` then answers 503 instead."""
     error = sys.exc_info()[1]
     if request is not None and isinstance(error, DATABASE_UNAVAILABLE):
-        request.database_unavailable = True
+        request.database_unavailable = error
 
 
 got_request_exception.connect(note_database_failure, dispatch_uid="solitaire.database_failure")
+
+
+def log_unavailable(request: HttpRequest, error: Exception) -> None:
+    """The one line of a request answered 503 for want of the database, with the reason."""
+    reason = (str(error).strip().splitlines() or [""])[0][:200]
+    logger.warning(
+        "database unavailable: %s %s answered 503 (%s: %s)",
+        request.method,
+        request.path[:200],
+        type(error).__name__,
+        reason,
+    )
 
 
 class DatabaseUnavailableMiddleware:
@@ -113,15 +132,15 @@ class DatabaseUnavailableMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        if response.status_code == 500 and getattr(request, "database_unavailable", False):
-            logger.warning("database unavailable: %s %s", request.method, request.path[:200])
+        error = getattr(request, "database_unavailable", None)
+        if response.status_code == 500 and error is not None:
+            log_unavailable(request, error)
             return unavailable(request)
         return response
 
     def process_exception(self, request: HttpRequest, exception: Exception):
         if isinstance(exception, DATABASE_UNAVAILABLE):
-            logger.warning(
-                "database unavailable: %s %s (%s)", request.method, request.path[:200], exception
-            )
+            request.database_unavailable = exception
+            log_unavailable(request, exception)
             return unavailable(request)
         return None

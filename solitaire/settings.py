@@ -326,6 +326,7 @@ LOGGING = {
         "request_id": {"()": "solitaire.middleware.RequestIdFilter"},
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
         "not_503": {"()": "solitaire.middleware.NotServiceUnavailable"},
+        "not_database_unavailable": {"()": "solitaire.middleware.NotDatabaseUnavailable"},
     },
     "formatters": {
         "line": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
@@ -347,6 +348,8 @@ LOGGING = {
         # Django's own errors (a 500 with its traceback, on django.request) go to the console
         # through the root and to ADMINS; a 503 only to the console.
         "django": {"handlers": ["mail_admins"], "level": "INFO"},
+        # A request that could not reach the database: one line, on solitaire.requests.
+        "django.request": {"filters": ["not_database_unavailable"]},
         "solitaire": {"handlers": ["mail_admins"], "level": "INFO"},
     },
 }

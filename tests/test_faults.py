@@ -403,4 +403,9 @@ def test_while_postgresql_restarts_requests_get_a_503_page_and_play_resumes(own_
         server_log = log_file.read()
         log_file.close()
         print(server_log[-4000:])  # shown when the test fails
-    assert "database unavailable" in server_log
+    # One line for each request answered 503, saying why; no 500 in the log either.
+    lines = server_log.splitlines()
+    assert "Internal Server Error" not in server_log
+    unavailable = [line for line in lines if "database unavailable:" in line]
+    assert len(unavailable) == answers.count(503), unavailable
+    assert all("answered 503 (OperationalError" in line for line in unavailable)

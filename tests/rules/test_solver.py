@@ -1,10 +1,12 @@
 """The solver: its wins replay, its losses are real, its shortcuts are safe, its budgets hold."""
 
 import random
+import tracemalloc
 
 import pytest
 
 from games.rules import VARIANTS, Move, Record, first_position, replay
+from games.rules.cards import card_name
 from games.rules.solver import (
     LOST,
     UNKNOWN,
@@ -15,7 +17,8 @@ from games.rules.solver import (
     solutions,
     solve,
 )
-from games.rules.solver.state import game_for
+from games.rules.solver.search import CACHE_SHARE
+from games.rules.solver.state import cache_bytes, game_for
 from tests.rules.positions import ALL_GAMES, pos, up
 
 RANKS = "A23456789TJQK"
@@ -106,7 +109,7 @@ def lost_forty_thieves():
     )
 
 
-@pytest.mark.parametrize("strategy", ["best-first", "dfs"])
+@pytest.mark.parametrize("strategy", ["portfolio", "dfs"])
 def test_a_position_that_cannot_be_won_is_lost(strategy):
     position = lost_forty_thieves()
     assert position.legal_moves()
@@ -126,7 +129,7 @@ def test_a_stuck_position_is_lost():
     position = stuck_forty_thieves()
     assert position.status == "stuck"
     result = solve(position, seconds=5)
-    assert result.status == LOST and result.nodes <= 2
+    assert result.status == LOST and result.nodes <= 4  # one per search of the portfolio
 
 
 def test_solve_leaves_its_position_unchanged():
@@ -164,6 +167,23 @@ def test_the_memory_budget_is_respected():
     result = solve(first_position(VARIANTS["forty-thieves"], 1001), seconds=60, max_memory_mb=1)
     assert result.status == UNKNOWN
     assert result.nodes < 30_000
+
+
+@pytest.mark.parametrize(("game", "mb"), [("little-forty", 2), ("forty-thieves", 3)])
+def test_everything_the_search_holds_stays_within_the_memory_budget(game, mb):
+    # Measured by Python's own allocation tracer: the positions, the open lists, the score
+    # caches, whatever the search allocates. The search stops (or forgets) before the budget.
+    position = first_position(VARIANTS[game], 1001)
+    solve(position, seconds=None, max_nodes=500)  # the tables made once, before measuring
+    tracemalloc.start()
+    try:
+        result = solve(position, seconds=None, max_nodes=20_000, max_memory_mb=mb)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert result.status == UNKNOWN
+    assert peak <= mb * 1024 * 1024
+    assert cache_bytes() <= mb * 1024 * 1024 * CACHE_SHARE
 
 
 def test_the_key_equates_swapped_columns_and_foundations():
@@ -223,8 +243,9 @@ def test_heuristic_move_gives_a_move_the_search_would_skip():
 SUIT_ORDER = "CDHS"
 
 
-def small_position(game: str, rng: random.Random, pulled: int):
-    """All cards home but ``pulled`` taken back from the foundations and scattered."""
+def small_position(game: str, rng: random.Random, pulled: int, crossed: bool = False):
+    """All cards home but ``pulled`` taken back from the foundations and scattered (``crossed``:
+    each column's cards in ascending order, so that low cards lie under high ones)."""
     v = VARIANTS[game]
     heights = [13] * 8
     lowest = 1 if v.aces_out else 0
@@ -256,6 +277,9 @@ def small_position(game: str, rng: random.Random, pulled: int):
         else:
             columns[j % v.columns].append(c)
             j += 1
+    if crossed:
+        for col in columns:
+            col.sort(key=lambda c: RANKS.index(c[0]))
     for j, col in enumerate(columns):
         if col:
             down = min(v.face_down, len(col) - 1, rng.randrange(3))
@@ -295,6 +319,75 @@ def test_safe_moves_never_lose_a_win(game):
                 again = solve(after, None, 40_000, strategy="dfs", safe_moves=False)
                 assert again.status == WON, position.text()
     assert WON in verdicts and len(verdicts) >= 10 and tried >= 3
+
+
+def engine_verdict(position, limit: int) -> str | None:
+    """WON or LOST by the engine alone, no solver code: every legal move from every position
+    reached, positions equal but for the order of their columns searched once; None past
+    ``limit``."""
+
+    def key(p):
+        _, stock, waste, found, cols, down, redeals = p.key()
+        return stock, waste, found, tuple(sorted(zip(cols, down, strict=True))), redeals
+
+    if position.is_won():
+        return WON
+    seen = {key(position)}
+    stack = [position]
+    while stack:
+        here = stack.pop()
+        for move in here.legal_moves():
+            child = here.copy()
+            child.play(move)
+            if child.is_won():
+                return WON
+            k = key(child)
+            if k not in seen:
+                if len(seen) >= limit:
+                    return None
+                seen.add(k)
+                stack.append(child)
+    return LOST
+
+
+def locked_position(game: str, rng: random.Random):
+    """The lost Forty Thieves position's piles in ``game`` (a game of ten columns), with up to
+    two pairs of its tableau cards swapped: some are lost, some won."""
+    position = lost_forty_thieves()
+    piles = {"s": "", "w": ""}
+    for i, f in enumerate(position.foundations):
+        piles[f"f{i + 1}"] = " ".join(card_name(c) for c in f)
+    cols = [[card_name(c) for c in col] for col in position.columns]
+    cells = [(j, i) for j, col in enumerate(cols) for i in range(len(col))]
+    for _ in range(rng.randrange(3)):
+        (a, b), (x, y) = rng.sample(cells, 2)
+        cols[a][b], cols[x][y] = cols[x][y], cols[a][b]
+    for j, col in enumerate(cols):
+        piles[f"t{j + 1}"] = " ".join(col)
+    return pos(game, piles)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", [g for g in ALL_GAMES if VARIANTS[g].columns == 10])
+def test_every_loss_the_solver_proves_is_one_for_a_plain_exhaustive_search(game):
+    # Positions the solver decides with its reductions (safe moves home, copies and columns as
+    # sets, a depth-first search that forgets when short of memory), decided again by the
+    # engine alone.
+    rng = random.Random(f"plain {game}")
+    verdicts = []
+    for _ in range(12):
+        position = locked_position(game, rng)
+        plain = engine_verdict(position, 30_000)
+        if plain is None:
+            continue
+        result = solve(position, seconds=None, max_nodes=100_000)
+        assert result.status == plain, position.text()
+        if result.status == WON:
+            assert replays_to_won(position, result.moves)
+        tight = solve(position, seconds=None, max_nodes=100_000, max_memory_mb=0.2)
+        assert tight.status in (plain, UNKNOWN), position.text()
+        verdicts.append(plain)
+    assert LOST in verdicts and len(verdicts) >= 6, verdicts
 
 
 @pytest.mark.slow

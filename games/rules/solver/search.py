@@ -16,9 +16,14 @@ Both searches work on the compact state of ``state``:
   go home). ``solve`` runs a portfolio of such searches with different weights side by side, a
   slice of positions each in turn: wins come early or not at all, and different weights win a
   few different deals;
-- a depth-first search with a transposition table and none of the shortcuts, which proves a
-  loss when it runs out of positions. ``solve`` runs it when a best-first search has run out of
-  positions (the space is small) to turn that into a proof, or a win.
+- a depth-first search with a transposition table and none of the shortcuts, children in
+  heuristic order. It is complete, so running out of positions proves a loss; short of memory
+  it forgets the positions it has finished (keeping its current line), which costs time but
+  keeps every proof sound. It runs in the portfolio beside the best-first searches, a slice in
+  turn: it wins some deals their shortcuts miss, and proves the losses.
+
+Everything a search holds counts in ``max_memory_mb``: its positions (estimated per position,
+checked with tracemalloc in the tests) and the score caches (given ``CACHE_SHARE`` of it).
 """
 
 import heapq
@@ -28,8 +33,7 @@ from dataclasses import dataclass, field
 
 from ..moves import DEAL, Move
 from ..position import Position
-from ..variants import Variant
-from .state import DEFAULT_WEIGHTS, Game, Weights, game_for, is_won, trim_caches
+from .state import DEFAULT_WEIGHTS, Game, Weights, cache_budget, game_for, is_won
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
 
@@ -61,8 +65,13 @@ PORTFOLIO: dict[str, tuple] = {
 
 # A rough size of what the search keeps, for the memory budget (measured with RSS, with room
 # to spare: a position seen ~60 bytes, an open one ~300).
-BYTES_PER_SEEN = 150
-BYTES_PER_OPEN = 600
+BYTES_PER_SEEN = 200
+BYTES_PER_OPEN = 700
+#: The share of ``max_memory_mb`` the score caches may hold.
+CACHE_SHARE = 0.25
+#: The share of the rest left spare for what a search holds for a moment (a set or a heap
+#: growing, a heap cut in half).
+SPARE = 0.15
 
 
 @dataclass
@@ -168,51 +177,72 @@ class _BestFirst:
         return None, done
 
 
-def _dfs(game: Game, start: tuple, first: list, budget: _Budget, nodes: int):
-    """Depth-first search with a transposition table, children in heuristic order."""
-    key = game.key
-    score = game.score
-    children = game.children
-    seen = {key(start)}
-    max_nodes = budget.max_nodes
-    max_bytes = budget.max_bytes
+class _DepthFirst:
+    """A depth-first search with a transposition table and none of the shortcuts, children in
+    heuristic order, that can be run a slice at a time. It is complete: running out of positions
+    proves a loss. Short of memory it forgets the positions it has finished (it may then search
+    some again, which costs time but proves nothing wrong): only the current line is kept."""
 
-    def ordered(state):
+    def __init__(self, game: Game, start: tuple, first: list):
+        self.game = game
+        k = game.key(start)
+        self.seen = {k}
+        #: Open children on the stack, for the memory estimate.
+        self.pending = 0
+        self.stack = [(first, k, self.ordered(start))]
+        self.moves: list[Move] = []
+
+    def ordered(self, state: tuple) -> list:
+        key = self.game.key
+        score = self.game.score
+        seen = self.seen
         kids = []
-        for played, child in children(state):
+        for played, child in self.game.children(state):
             k = key(child)
-            if k in seen:
-                continue
-            kids.append((score(child), played, child, k))
+            if k not in seen:
+                kids.append((score(child), played, child, k))
         kids.sort(key=lambda x: x[0], reverse=True)  # best last: popped first
+        self.pending += len(kids)
         return kids
 
-    nodes += 1
-    stack = [(first, ordered(start))]
-    while stack:
-        if (nodes & 127) == 0 and budget.time_up():
-            return UNKNOWN, [], nodes
-        if max_nodes is not None and nodes >= max_nodes:
-            return UNKNOWN, [], nodes
-        if max_bytes is not None and len(seen) * BYTES_PER_SEEN > max_bytes:
-            return UNKNOWN, [], nodes
-        kids = stack[-1][1]
-        if not kids:
-            stack.pop()
-            continue
-        _, played, child, k = kids.pop()
-        if k in seen:
-            continue
-        seen.add(k)
-        if is_won(child):
-            moves: list[Move] = []
-            for chunk, _ in stack:
-                moves.extend(chunk)
-            moves.extend(played)
-            return WON, moves, nodes
-        nodes += 1
-        stack.append((played, ordered(child)))
-    return LOST, [], nodes
+    def size(self) -> int:
+        return len(self.seen) * BYTES_PER_SEEN + self.pending * BYTES_PER_OPEN
+
+    def shrink(self) -> bool:
+        """Forget every finished position (keep the current line); False if that would not help."""
+        if len(self.seen) < 2 * len(self.stack) + 1000:
+            return False
+        self.seen = {k for _, k, _ in self.stack}
+        return True
+
+    def run(self, quota: int) -> tuple[str | None, int]:
+        """Expand up to ``quota`` positions: (WON / LOST or None to go on, expanded)."""
+        stack = self.stack
+        seen = self.seen
+        ordered = self.ordered
+        done = 0
+        while done < quota:
+            if not stack:
+                return LOST, done
+            kids = stack[-1][2]
+            if not kids:
+                stack.pop()
+                continue
+            _, played, child, k = kids.pop()
+            self.pending -= 1
+            if k in seen:
+                continue
+            seen.add(k)
+            if is_won(child):
+                moves: list[Move] = []
+                for chunk, _, _ in stack:
+                    moves.extend(chunk)
+                moves.extend(played)
+                self.moves = moves
+                return WON, done
+            done += 1
+            stack.append((played, k, ordered(child)))
+        return None, done
 
 
 def _verify(position: Position, moves: list[Move]) -> None:
@@ -229,45 +259,52 @@ def solve(
     max_nodes: int | None = None,
     max_memory_mb: float | None = 512,
     *,
-    strategy: str = "best-first",
+    strategy: str = "portfolio",
     safe_moves: bool = True,
 ) -> SolveResult:
     """Search for a win from ``position`` (left unchanged), within the budgets given.
 
-    ``strategy`` is "best-first" (finds wins; proves a loss when it exhausts the positions) or
-    "dfs" (depth-first with a transposition table); ``safe_moves=False`` branches on every
-    move to the foundations too (for tests of the safe moves).
+    ``strategy`` is "portfolio" (best-first searches and a depth-first one side by side),
+    "best-first" (the best-first searches alone: they find wins but prove nothing) or "dfs"
+    (the depth-first search alone); ``safe_moves=False`` branches on every move to the
+    foundations too (for tests of the safe moves). ``max_memory_mb`` bounds everything the
+    search keeps, its score caches included.
     """
     budget = _Budget(seconds, max_nodes, max_memory_mb)
     if position.is_won():
         return SolveResult(WON, [], 0, budget.elapsed())
-    trim_caches()
-    game = game_for(position.variant, safe_moves)
+    variant = position.variant
+    game = game_for(variant, safe_moves)
     first: list[Move] = []
     start = game.state_of(position)
     if safe_moves:
         start = game.autos(start, first)
+    searches: list = []
+    if strategy != "dfs":
+        for weights, noise in PORTFOLIO.get(variant.id, DEFAULT_PORTFOLIO):
+            pruned = game_for(variant, safe_moves, PRUNE, weights)
+            searches.append(_BestFirst(pruned, start, first, noise))
+    if strategy != "best-first":
+        searches.append(_DepthFirst(game, start, first))
+    if budget.max_bytes is not None:
+        games = [s.game for s in searches]
+        caches = cache_budget(games, budget.max_bytes * CACHE_SHARE)
+        budget.max_bytes = (budget.max_bytes - caches) * (1 - SPARE)
+    else:
+        cache_budget([s.game for s in searches], None)
     if is_won(start):
         status, moves, nodes = WON, first, 0
-    elif strategy == "dfs":
-        status, moves, nodes = _dfs(game, start, first, budget, 0)
     else:
-        status, moves, nodes = _portfolio(position.variant, safe_moves, start, first, budget)
-        if status == LOST and PRUNE:
-            # The shortcuts' positions are all seen: prove the loss (or find the win) in full.
-            status, moves, nodes = _dfs(game, start, first, budget, nodes)
+        status, moves, nodes = _portfolio(searches, budget)
     if status == WON:
         _verify(position, moves)
     return SolveResult(status, moves, nodes, budget.elapsed())
 
 
-def _portfolio(variant: Variant, safe_moves: bool, start: tuple, first: list, budget: _Budget):
-    """Run the game's best-first searches in turn, a slice each, until one wins or the budget
-    is spent. A search that runs out of positions without having dropped any proves a loss."""
-    searches = [
-        _BestFirst(game_for(variant, safe_moves, PRUNE, weights), start, first, noise)
-        for weights, noise in PORTFOLIO.get(variant.id, DEFAULT_PORTFOLIO)
-    ]
+def _portfolio(searches: list, budget: _Budget) -> tuple[str, list, int]:
+    """Run the searches in turn, a slice each, until one wins, the depth-first search runs out
+    of positions (a proof of loss) or the budget is spent. A best-first search that runs out
+    of positions leaves the others the time (its shortcuts make that no proof)."""
     nodes = 0
     max_nodes = budget.max_nodes
     max_bytes = budget.max_bytes
@@ -278,23 +315,27 @@ def _portfolio(variant: Variant, safe_moves: bool, start: tuple, first: list, bu
                 quota = min(quota, max_nodes - nodes)
                 if quota <= 0:
                     return UNKNOWN, [], nodes
+            if max_bytes is not None:
+                # A slice may open up to ~40 positions per position expanded.
+                room = max_bytes - sum(s.size() for s in searches)
+                quota = max(1, min(quota, int(room // (40 * BYTES_PER_OPEN))))
             status, done = search.run(quota)
             nodes += done
             if status == WON:
                 return WON, search.moves, nodes
-            if status == LOST:
+            if status == LOST and isinstance(search, _DepthFirst):
                 return LOST, [], nodes
-            if status == UNKNOWN:
+            if status is not None:
                 searches.remove(search)
             if budget.time_up():
                 return UNKNOWN, [], nodes
             if max_bytes is not None:
-                while sum(s.size() for s in searches) > max_bytes:
-                    biggest = max(searches, key=_BestFirst.size)
+                while searches and sum(s.size() for s in searches) > max_bytes:
+                    biggest = max(searches, key=lambda s: s.size())
                     if not biggest.shrink():
                         searches.remove(biggest)
-                        if not searches:
-                            return UNKNOWN, [], nodes
+            if not searches:
+                break
     return UNKNOWN, [], nodes
 
 

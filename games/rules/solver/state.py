@@ -26,8 +26,11 @@ from ..variants import Variant
 
 DOWN = 64  # a face-down card is stored as card + DOWN
 SEP = b"\xff"
-#: The score caches of all games together are emptied past this many entries.
+#: The score caches of all games together never hold more than this many entries.
 MAX_CACHED = 400_000
+#: A rough size of one cache entry (its key, value and slot; measured with tracemalloc, with
+#: room to spare), for the memory budget: ``solve`` gives the caches a share of it.
+BYTES_PER_CACHED = 200
 
 
 class Weights(NamedTuple):
@@ -84,6 +87,8 @@ class Game:
         self._run: dict[bytes, int] = {}
         self._waste_score: dict[bytes, int] = {}
         self._needed: dict[bytes, tuple[int, ...]] = {}
+        #: Each cache is emptied once it holds more entries than this (see ``cache_budget``).
+        self.cache_limit = MAX_CACHED // 4
         # Waste cards may go home by themselves unless taking one out of the waste changes how
         # later passes deal their threes (Little Forty with redeals left).
         self.waste_safe_always = self.stock_deal == 1
@@ -157,7 +162,7 @@ class Game:
             while i < len(col) and fits[col[i]][col[i - 1]]:
                 i += 1
             score -= w.root * i
-        if len(self._col_score) > 250_000:
+        if len(self._col_score) >= self.cache_limit:
             self._col_score.clear()
         self._col_score[col] = score
         return score
@@ -168,7 +173,7 @@ class Game:
             return score
         w = self.weights
         score = self.col_score(waste) * w.waste_block // max(w.block, 1) + w.waste * len(waste)
-        if len(self._waste_score) > 100_000:
+        if len(self._waste_score) >= self.cache_limit:
             self._waste_score.clear()
         self._waste_score[waste] = score
         return score
@@ -202,7 +207,7 @@ class Game:
                 slots = sum(1 for v in left if v and (v & 3) == suit)
                 if slots < (1 if self.devils else 2):
                     cards.add(suit)
-            if len(self._needed) > 100_000:
+            if len(self._needed) >= self.cache_limit:
                 self._needed.clear()
             need = self._needed[found] = tuple(sorted(cards))
         return need
@@ -241,7 +246,7 @@ class Game:
         while i > 0 and col[i - 1] < DOWN and fits[col[i]][col[i - 1]]:
             i -= 1
         n = len(col) - i
-        if len(self._run) > 100_000:
+        if len(self._run) >= self.cache_limit:
             self._run.clear()
         self._run[col] = n
         return n
@@ -497,11 +502,28 @@ def game_for(
     return game
 
 
-def trim_caches() -> None:
-    """Empty the score caches of every game once together they hold more than MAX_CACHED."""
-    if sum(g.cache_size() for g in _GAMES.values()) > MAX_CACHED:
-        for g in _GAMES.values():
+def cache_budget(games: list[Game], max_bytes: float | None) -> int:
+    """Bound the score caches by ``max_bytes`` (all of them, of every game) for a search that
+    uses ``games``: the caches of the other games are emptied, and each of the four caches of
+    these games is kept under an equal share. The most bytes the caches may then hold."""
+    entries = MAX_CACHED
+    if max_bytes is not None:
+        entries = min(entries, int(max_bytes // BYTES_PER_CACHED))
+    used = {id(g) for g in games}
+    per_cache = max(1, entries // (4 * max(1, len(used))))
+    for g in _GAMES.values():
+        if id(g) not in used:
             g.clear_caches()
+    for g in games:
+        g.cache_limit = per_cache
+        if max(len(g._col_score), len(g._run), len(g._waste_score), len(g._needed)) > per_cache:
+            g.clear_caches()
+    return per_cache * 4 * len(used) * BYTES_PER_CACHED
+
+
+def cache_bytes() -> int:
+    """The bytes the score caches of every game hold, roughly."""
+    return sum(g.cache_size() for g in _GAMES.values()) * BYTES_PER_CACHED
 
 
 def position_key(position: Position) -> int:

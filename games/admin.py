@@ -44,8 +44,9 @@ class GameAdmin(ReadOnlyAdmin):
     list_filter = ["status", "variant"]
     search_fields = ["public_id", "=deal", "owner__username"]
     list_select_related = ["owner"]
-    date_hierarchy = "created_at"
-    ordering = ["-updated_at"]
+    # Newest first by the primary key's index: no index holds the columns a move changes
+    # (games/models.py), and the admin must not sort the whole table.
+    ordering = ["-pk"]
     show_full_result_count = False
     # The redo stack and snapshot are the log's cache: the replay shows them better.
     exclude = ["redo"]
@@ -106,7 +107,7 @@ class AnalysisAdmin(ReadOnlyAdmin):
     list_display = ["game", "kind", "status", "ply", "nodes", "seconds", "created_at"]
     list_filter = ["status", "kind"]
     list_select_related = ["game"]
-    ordering = ["-created_at"]
+    ordering = ["-pk"]
     search_fields = ["game__public_id"]
     show_full_result_count = False
 

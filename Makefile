@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run serve test test-fast messages compilemessages bench bench-solver loadtest lint venv clean
+.PHONY: run serve test test-fast system-packages messages compilemessages bench bench-solver loadtest lint venv clean cluster cluster-stop faults lock
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 13) else "Python 3.13 or newer is needed: with pyenv, run make from the project root (.python-version says 3.13), or set PYTHON=python3.13")'
@@ -30,7 +30,12 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-test: lint compilemessages
+# What the tests need from Debian, installed when missing (root; bin/debian-packages): Chromium
+# for the browser tests, GNU gettext's msgfmt for the catalogues, supervisor for the served site.
+system-packages:
+	bin/debian-packages chromium=chromium msgfmt=gettext supervisord=supervisor
+
+test: system-packages lint compilemessages
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest
 
@@ -71,9 +76,33 @@ bench-solver: $(STAMP)
 # The production server on loopback against PostgreSQL, under simulated players: flat out
 # (the server's capacity: moves per second against a trivial view's requests per second), then
 # at a player's pace (a second between requests: the latency 50 players see).
+# CLUSTER=1: through the cluster's balancer (make cluster first), on both app servers, then on
+# one.
 loadtest: $(STAMP)
+ifeq ($(CLUSTER),1)
+	$(PY) tests/bench/loadtest.py --cluster --app-servers 2 $(LOADTEST_ARGS)
+	$(PY) tests/bench/loadtest.py --cluster --app-servers 1 $(LOADTEST_ARGS)
+else
 	$(PY) tests/bench/loadtest.py $(LOADTEST_ARGS)
 	$(PY) tests/bench/loadtest.py --think 1000 --trivial-seconds 5 $(LOADTEST_ARGS)
+endif
+
+# The site as five hosts on this machine (network namespaces, root): HAProxy, two app servers,
+# a worker host, PostgreSQL and Redis of its own (bin/cluster; docs/operations.md).
+cluster: $(STAMP)
+	PY=$(abspath $(PY)) bin/cluster start
+
+cluster-stop:
+	bin/cluster stop
+
+# Faults through the cluster while 50 players play: an app server killed and back, a task
+# worker killed mid-search, Redis stopped, PostgreSQL restarted.
+faults: $(STAMP)
+	$(PY) tests/bench/faults.py $(FAULTS_ARGS)
+
+# requirements.lock: the production dependencies pinned with their hashes.
+lock: $(STAMP)
+	PY=$(PY) bin/lock
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

@@ -4,7 +4,10 @@ Asking (a POST with the ply and version of the board the player sees) queues a s
 background worker and answers at once, so a search never holds up a move: for htmx with a
 "thinking" element that asks the answer URL (``?version=``, a GET) every half second until the
 answer is there; without JavaScript with a redirect to that URL as a page, which reloads itself
-while the search runs. The answer for a board that has changed since says it is out of date.
+while the search runs. The answer for a board that has changed since says it is out of date;
+one replaced by the player's newer search says so. A client (``search_client``) past its
+limit of searches, or a site whose queue is full, is answered at once with a 429, Retry-After
+and the sentence in the answer's place (static/js/assist.js swaps it in), and nothing changes.
 "Finish" plays a found win out through the services and answers like a move.
 
 Games are looked up by owner as everywhere: another player's game id is a 404.

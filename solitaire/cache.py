@@ -10,7 +10,8 @@ makes in the release step (Django's test runner makes it too), shared by every p
 
 After a failure Redis is left alone for ``RETRY_SECONDS`` (default 2): a dead Redis then costs
 one connect timeout per process every few seconds, not one per call. The first call after the
-back-off tries Redis again, and from then on, if it answers, the cache is Redis again.
+back-off tries Redis again, and from then on, if it answers, the cache is Redis again. Each
+change over is one line on the ``solitaire.cache`` logger, however many calls failed between.
 
 What was written to one store while the other was in use is not copied across: a throttle's
 counts start again when the store changes, which is what a count that expires anyway can
@@ -48,8 +49,10 @@ logger = logging.getLogger("solitaire.cache")
 #: What Redis raises when it cannot be reached or does not answer in time (a server still
 #: loading its data raises a ConnectionError too).
 UNAVAILABLE = (RedisConnectionError, RedisTimeoutError, OSError)
-#: Until when (time.monotonic()) each Redis server is left alone, shared by a process's threads.
+#: Until when (time.monotonic()) each Redis server is left alone, and since when it has not
+#: answered; shared by a process's threads. A change over is logged once each way.
 down_until: dict[str, float] = {}
+down_since: dict[str, float] = {}
 lock = threading.Lock()
 
 
@@ -73,18 +76,29 @@ class RedisWithDatabaseFallback(RedisCache):
     def _call(self, name, *args, **kwargs):
         if self.redis_in_use:
             try:
-                return getattr(super(), name)(*args, **kwargs)
+                answer = getattr(super(), name)(*args, **kwargs)
             except UNAVAILABLE as error:
                 with lock:
-                    was_up = self.redis_in_use
-                    down_until[self.server] = time.monotonic() + self.retry_seconds
-                if was_up:
+                    now = time.monotonic()
+                    down_until[self.server] = now + self.retry_seconds
+                    first = self.server not in down_since
+                    down_since.setdefault(self.server, now)
+                if first:
                     logger.warning(
-                        "Redis cache unavailable (%s: %s); using the database for %g s",
+                        "Redis unavailable (%s: %s): the cache is the database's until it answers",
                         type(error).__name__,
                         error,
-                        self.retry_seconds,
                     )
+            else:
+                if self.server in down_since:
+                    with lock:
+                        since = down_since.pop(self.server, None)
+                    if since is not None:
+                        logger.warning(
+                            "Redis answers again after %.0f s: the cache is Redis",
+                            time.monotonic() - since,
+                        )
+                return answer
         return getattr(self.fallback, name)(*args, **kwargs)
 
     def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):

@@ -126,7 +126,7 @@ def log_in(client: Client, username: str, password: str):
 @pytest.mark.slow
 @pytest.mark.django_db
 def test_with_redis_stopped_every_page_answers_from_the_database_and_redis_is_used_again(
-    own_redis, settings, django_user_model
+    own_redis, settings, django_user_model, caplog
 ):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     django_user_model.objects.create_user("alice", "", PASSWORD)
@@ -168,6 +168,11 @@ def test_with_redis_stopped_every_page_answers_from_the_database_and_redis_is_us
         assert redis_cache.redis_in_use
         assert guest.get(f"/g/{game.public_id}/").status_code == 200
         cache.clear()
+    # One line each way, however many calls failed meanwhile.
+    said = [r.getMessage() for r in caplog.records if r.name == "solitaire.cache"]
+    assert len(said) == 2, said
+    assert said[0].startswith("Redis unavailable (ConnectionError")
+    assert said[1].startswith("Redis answers again after")
 
 
 @pytest.mark.django_db

@@ -11,7 +11,9 @@ traceback.
 PostgreSQL restart, a connection the server dropped) into a 503 page with ``Retry-After``
 instead of a 500: nothing was changed (the transaction did not commit), and trying again in a
 few seconds works. Django closes a connection that failed, so the next request of the process
-connects again. The page (templates/503.html) reads nothing from the database.
+connects again. The page (templates/503.html) reads nothing from the database. Each such
+request is one line on ``solitaire.requests`` with the reason; ``NotDatabaseUnavailable``
+keeps Django's own lines about it (a 500 with a traceback, then the 503) out of the log.
 """
 
 import contextvars

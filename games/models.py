@@ -295,3 +295,39 @@ class WinnableDeal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.variant} {self.deal}"
+
+
+class DealSearch(models.Model):
+    """The solver's answer for a fresh deal (from its first position), at a time budget: what the
+    site learns of how winnable a game is, each time it searches a deal it has not seen played.
+
+    Written by ``games.services.winnability`` alone (the winnable-deal top-up, "can this still
+    be won?" asked at the deal, ``manage.py winnability``). One row per game, deal and budget:
+    a later search at the same budget keeps a decided answer ("won", "lost") over "unknown".
+    """
+
+    class Status(models.TextChoices):
+        WON = "won", _("won")
+        # Translators: the solver proved that no sequence of moves wins this deal.
+        LOST = "lost", _("proved lost")
+        # Translators: the solver's time ran out before it found a win or proved there is none.
+        UNKNOWN = "unknown", _("not decided")
+
+    variant = models.CharField(_("game"), max_length=20, choices=list(GAME_NAMES.items()))
+    deal = models.CharField(_("deal number"), max_length=DEAL_DIGITS)
+    seconds = models.FloatField(_("seconds given"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices)
+    nodes = models.PositiveBigIntegerField(_("positions searched"), default=0)
+    searched_at = models.DateTimeField(_("searched"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("deal search")
+        verbose_name_plural = _("deal searches")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["variant", "seconds", "deal"], name="deal_search_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.variant} {self.deal} at {self.seconds:g} s: {self.status}"

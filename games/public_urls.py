@@ -4,11 +4,12 @@ that deals a numbered deal."""
 
 from django.urls import path
 
-from .web import pages
+from .web import pages, winnability
 
 app_name = "pages"
 urlpatterns = [
     path("", pages.home, name="home"),
     path("rules/<slug:variant>/", pages.rules, name="rules"),
+    path("rules/<slug:variant>/winnability/", winnability.winnability_page, name="winnability"),
     path("play/<slug:variant>/<str:deal>/", pages.play_deal, name="play_deal"),
 ]

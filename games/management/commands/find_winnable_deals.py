@@ -7,8 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games import tasks as assist_tasks
 from games.rules import VARIANTS
-from games.rules.solver import find_winnable
-from games.services import assist
+from games.services import assist, winnability
 from games.tasks import find_winnable_deals
 
 
@@ -36,7 +35,8 @@ class Command(BaseCommand):
             find_winnable_deals.using(priority=-10).enqueue(game, start, count, seconds)
             self.stdout.write(f"queued: {game} deals {start} to {start + count - 1}")
             return
-        stored = assist_tasks.store_winnable(game, find_winnable(game, start, count, seconds))
+        found = winnability.search_deals(game, start, count, seconds)  # each answer recorded
+        stored = assist_tasks.store_winnable(game, found)
         known = len(assist.winnable_deals(game))
         self.stdout.write(
             f"{game}: tried deals {start} to {start + count - 1}, stored {len(stored)} new "

@@ -96,6 +96,9 @@ class Game:
     def cache_size(self) -> int:
         return len(self._col_score) + len(self._run) + len(self._waste_score) + len(self._needed)
 
+    def largest_cache(self) -> int:
+        return max(len(self._col_score), len(self._run), len(self._waste_score), len(self._needed))
+
     def clear_caches(self) -> None:
         self._col_score.clear()
         self._run.clear()
@@ -516,7 +519,7 @@ def cache_budget(games: list[Game], max_bytes: float | None) -> int:
             g.clear_caches()
     for g in games:
         g.cache_limit = per_cache
-        if max(len(g._col_score), len(g._run), len(g._waste_score), len(g._needed)) > per_cache:
+        if g.largest_cache() > per_cache:
             g.clear_caches()
     return per_cache * 4 * len(used) * BYTES_PER_CACHED
 

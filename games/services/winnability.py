@@ -1,0 +1,106 @@
+"""How winnable each game is, as the solver learns it: every search the site runs on a fresh
+deal (the winnable-deal top-up, "can this still be won?" asked at the deal, ``manage.py
+winnability``) records its answer as a ``DealSearch``, and the pages show per game "of N deals
+tried at T s, W won, L proved lost".
+
+- ``search_deal`` solves a deal from its first position and records the answer (the one call
+  a search of a fresh deal needs); ``record_search`` records an answer found elsewhere;
+- ``search_deals`` does it for a run of deals and gives the wins in the format of the kept
+  solutions (``{"deal", "moves"}``), for the top-up;
+- ``summary`` and ``summaries`` read the figures back, one line per time budget.
+"""
+
+from dataclasses import dataclass
+
+from django.db.models import Count, Q
+
+from ..models import DealSearch
+from ..rules import VARIANTS, first_position
+from ..rules.solver import SolveResult, solve
+
+#: Answers a later search may replace, by how little they say.
+_RANK = {DealSearch.Status.UNKNOWN: 0, DealSearch.Status.WON: 1, DealSearch.Status.LOST: 1}
+
+
+@dataclass(frozen=True)
+class Winnability:
+    """What the searches of one game at one time budget found."""
+
+    variant: str
+    seconds: float
+    tried: int
+    won: int
+    lost: int
+
+    @property
+    def unknown(self) -> int:
+        return self.tried - self.won - self.lost
+
+    @property
+    def won_percent(self) -> int:
+        """The share of the deals tried that were won, in whole percent."""
+        return round(100 * self.won / self.tried) if self.tried else 0
+
+
+def record_search(variant: str, deal: int | str, seconds: float, result: SolveResult) -> None:
+    """Keep the solver's answer for a fresh deal of ``variant`` searched ``seconds``: a decided
+    answer replaces "unknown", never the other way round."""
+    if variant not in VARIANTS:
+        raise KeyError(variant)
+    status = DealSearch.Status(result.status)
+    row, created = DealSearch.objects.get_or_create(
+        variant=variant,
+        deal=str(deal),
+        seconds=float(seconds),
+        defaults={"status": status, "nodes": result.nodes},
+    )
+    if not created and _RANK[status] > _RANK[DealSearch.Status(row.status)]:
+        DealSearch.objects.filter(pk=row.pk).update(status=status, nodes=result.nodes)
+
+
+def search_deal(variant: str, deal: int, seconds: float) -> SolveResult:
+    """Solve deal ``deal`` of ``variant`` from its first position, ``seconds`` at most, and
+    record the answer. The result is the solver's (a win's moves replay to a win)."""
+    result = solve(first_position(VARIANTS[variant], deal), seconds=seconds)
+    record_search(variant, deal, seconds, result)
+    return result
+
+
+def search_deals(variant: str, start: int, count: int, seconds: float) -> list[dict]:
+    """Search deals ``start``..``start + count - 1``, recording each answer; the wins as
+    ``{"deal", "moves"}``."""
+    found = []
+    for number in range(start, start + count):
+        result = search_deal(variant, number, seconds)
+        if result.status == DealSearch.Status.WON:
+            found.append({"deal": number, "moves": [str(m) for m in result.moves]})
+    return found
+
+
+def summaries(variant: str) -> list[Winnability]:
+    """The figures of ``variant`` for each time budget searched, the most deals first."""
+    rows = (
+        DealSearch.objects.filter(variant=variant)
+        .values("seconds")
+        .annotate(
+            tried=Count("id"),
+            won=Count("id", filter=Q(status=DealSearch.Status.WON)),
+            lost=Count("id", filter=Q(status=DealSearch.Status.LOST)),
+        )
+        .order_by("-tried", "-seconds")
+    )
+    return [Winnability(variant, r["seconds"], r["tried"], r["won"], r["lost"]) for r in rows]
+
+
+def summary(variant: str) -> Winnability | None:
+    """The figures of the time budget with the most deals searched, or None if none was."""
+    found = summaries(variant)
+    return found[0] if found else None
+
+
+def lost_deals(variant: str, limit: int = 50) -> list[tuple[str, float]]:
+    """Deals of ``variant`` proved lost (deal, seconds), the lowest deal numbers first."""
+    rows = DealSearch.objects.filter(variant=variant, status=DealSearch.Status.LOST).values_list(
+        "deal", "seconds"
+    )
+    return sorted(rows, key=lambda r: (len(r[0]), r[0], r[1]))[:limit]

@@ -35,9 +35,11 @@
   const FINISH_GAP = [45, 140];
   /** More moves than this in one answer are a Finish: played out at its own pace. */
   const FINISH_FROM = 12;
-  /** The cascade: the time (ms) between two cards leaving, the longest flight of one card. */
-  const CASCADE_GAP = [25, 110];
-  const CASCADE_FLIGHT = 2600;
+  /** The cascade: every card has left within about CASCADE_TOTAL ms, each at least
+      CASCADE_GAP[0] and at most CASCADE_GAP[1] ms after the one before; the longest flight. */
+  const CASCADE_TOTAL = 2000;
+  const CASCADE_GAP = [15, 110];
+  const CASCADE_FLIGHT = 2000;
   /** Classes of a card that say what is happening to it on the board, not what it is. */
   const STATES = ["picked", "drag-source", "hint-source", "target", "over"];
 
@@ -310,7 +312,7 @@
       }
       if (token.real) {
         animations.push(
-          token.real.animate([{ visibility: "hidden" }, { visibility: "hidden" }], {
+          token.real.animate([{ opacity: 0 }, { opacity: 0 }], {
             duration: token.done,
           }),
         );
@@ -442,7 +444,8 @@
         if (k >= 0) cards.push({ name, code: codes[k], k });
       }
     }
-    const gap = Math.max(CASCADE_GAP[0], Math.min(CASCADE_GAP[1], 3200 / (cards.length || 1)));
+    const even = CASCADE_TOTAL / (cards.length || 1);
+    const gap = Math.max(CASCADE_GAP[0], Math.min(CASCADE_GAP[1], even));
     let end = 0;
     cards.forEach((card, i) => {
       const face = faces[card.code];
@@ -507,7 +510,10 @@
     done.timers.forEach(clearTimeout);
     done.animations.forEach((animation) => animation.cancel());
     if (done.layer) done.layer.remove();
-    done.board.classList.remove("motion-holding", "cascading");
+    done.board.classList.remove("cascading");
+    done.board.querySelectorAll(".motion-holding").forEach((el) => {
+      el.classList.remove("motion-holding");
+    });
     skipButton(false);
   }
 
@@ -526,11 +532,13 @@
     if (!holder) return;
     const moves = read(holder, "steps") || [];
     const cascade = read(holder, "cascade") || {};
-    const won = b.dataset.status === "won" && Object.keys(cascade).length > 0;
+    // Only the answer that won the game has the foundations' cards.
+    const won = Object.keys(cascade).length > 0;
+    const panel = b.querySelector(".outcome");
     if (!moves.length && !won) return;
     running = { animations: [], timers: [], layer: null, timer: 0, board: b };
     const end = travel(b, old, moves);
-    if (won) b.classList.add("motion-holding");
+    if (won && panel) panel.classList.add("motion-holding");
     if (won || moves.length > FINISH_FROM) skipButton(true);
     running.timer = setTimeout(() => {
       if (!won || !running) {
@@ -545,20 +553,18 @@
   }
 
   // Measure the board before an answer replaces any of it (the piles come out of band), and
-  // play its moves once it is in. htmx gives a swapped element its new attributes a moment
-  // after its new content ("settling"); the board's are settled at once, so that the cards
-  // set off in the same frame as the answer shows, from a board whose attributes are its own.
+  // play its moves as soon as it is in, before the browser draws it: the cards set off in the
+  // frame the answer shows. (htmx gives a replaced board its own attributes a moment later,
+  // when it "settles": nothing here reads or marks the board's attributes until then.)
   document.addEventListener("htmx:beforeSwap", (event) => {
     const b = board();
     if (!b || event.detail.target !== b) return;
-    const swap = event.detail.swapOverride || b.getAttribute("hx-swap") || "outerHTML";
-    if (!/\bsettle:/.test(swap)) event.detail.swapOverride = `${swap} settle:0ms`;
     stop();
     const start = performance.now();
     before = off() ? null : measure(b);
     performance.measure("motion: measure", { start });
   });
-  document.addEventListener("htmx:afterSettle", () => {
+  document.addEventListener("htmx:afterSwap", () => {
     if (!before) return;
     const old = before;
     before = null;

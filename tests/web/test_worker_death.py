@@ -2,10 +2,11 @@
 the page waiting for the answer sees the search queued once more (and answered by the next
 worker) or, lost a second time, told it stopped; no task row stays RUNNING.
 
-Real `manage.py db_worker` processes, on a database file of their own that the scenario shares
-with them (the other web tests' database lives in memory, out of another process's reach): the
-test runs the scenario in a process of its own (this module, run as a script) and checks the
-JSON report it prints. The figures (seconds from the kill to what the page shows) are printed
+Real `manage.py db_worker` processes, on a database of their own that the scenario shares with
+them (a SQLite file, or with DATABASE_URL a PostgreSQL database made for the test; the other
+web tests' SQLite database lives in memory, out of another process's reach): the test runs the
+scenario in a process of its own (this module, run as a script) and checks the JSON report it
+prints. The figures (seconds from the kill to what the page shows) are printed
 too.
 
     SQLITE_PATH=/tmp/death.sqlite3 python -m tests.web.test_worker_death
@@ -18,6 +19,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -151,18 +153,41 @@ def scenario(env: dict, log: Path) -> dict:
     return report
 
 
+@pytest.fixture
+def database(tmp_path):
+    """The scenario's own database: a SQLite file, or with DATABASE_URL a PostgreSQL database
+    of its own on the same server, dropped after."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith("postgres"):
+        yield {"SQLITE_PATH": str(tmp_path / "death.sqlite3"), "DATABASE_URL": ""}
+        return
+    import psycopg
+
+    server = urlsplit(url)
+    name = f"worker_death_{os.getpid()}"
+    with psycopg.connect(server._replace(path="/postgres").geturl(), autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield {"DATABASE_URL": server._replace(path=f"/{name}").geturl()}
+    finally:
+        with psycopg.connect(server._replace(path="/postgres").geturl(), autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 @pytest.mark.slow
 def test_a_search_whose_worker_is_killed_is_retried_then_reported_and_never_left_running(
-    tmp_path,
+    tmp_path, database
 ):
     env = {
         **os.environ,
-        "SQLITE_PATH": str(tmp_path / "death.sqlite3"),
+        **database,
         "DJANGO_DEBUG": "1",
         "SOLVER_LEASE_SECONDS": LEASE,
         "SOLVER_HINT_SECONDS": "1",
     }
-    env.pop("DATABASE_URL", None)
+    if not env["DATABASE_URL"]:
+        env.pop("DATABASE_URL")
     log = tmp_path / "workers.log"
     result = subprocess.run(
         [sys.executable, "-m", "tests.web.test_worker_death", str(log)],

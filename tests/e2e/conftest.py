@@ -182,6 +182,18 @@ def open_deal(page, live_server, variant: str = "forty-thieves", deal: int = 1):
     return page.locator(BOARD)
 
 
+def automatic_moves_off(page, live_server, variant: str) -> None:
+    """Turn the automatic moves off for ``variant`` (the session's setting, from a game of a
+    deal no test plays), so that the next deal opened stays as dealt: no ace goes home by
+    itself."""
+    open_deal(page, live_server, variant, 999_999)
+    page.wait_for_load_state()
+    button = page.locator("#autoplay")
+    if button.get_attribute("aria-pressed") == "true":
+        button.evaluate("button => button.click()")
+        expect(button).to_have_attribute("aria-pressed", "false")
+
+
 def ply(page) -> int:
     return int(page.locator(STATE).get_attribute("data-ply"))
 

@@ -10,7 +10,18 @@ from games.board import legal_targets
 from games.models import Game
 from games.rules import VARIANTS, first_position
 
-from .conftest import BOARD, STATE, card, layout, legal_picks, moved_on, open_deal, pile, ply
+from .conftest import (
+    BOARD,
+    STATE,
+    automatic_moves_off,
+    card,
+    layout,
+    legal_picks,
+    moved_on,
+    open_deal,
+    pile,
+    ply,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -110,6 +121,7 @@ def test_keys_send_to_a_foundation_and_put_back(page, live_server, screenshots):
         for p, t in legal_targets(first_position(VARIANTS[variant], d)).items()
         if p.startswith("t") and any(x.startswith("f") for x in t)
     )
+    automatic_moves_off(page, live_server, variant)  # else the deal's aces go home at once
     open_deal(page, live_server, variant, deal)
     tab_to_the_table(page)
 
@@ -132,7 +144,7 @@ def test_keys_send_to_a_foundation_and_put_back(page, live_server, screenshots):
     expect(page.locator(BOARD)).to_have_attribute("data-pick", pick)
     page.keyboard.press("f")
     moved_on(page, 0)
-    first = Game.objects.get().moves.order_by("ply").first()
+    first = Game.objects.get(deal=str(deal)).moves.order_by("ply").first()
     assert first.notation.startswith(f"{pick}-f") and not first.automatic
     assert focused_pile(page) == pick
     screenshots(page, "keyboard-foundation")

@@ -310,11 +310,16 @@ TURNS = """(code) => {
 }"""
 
 
-def test_a_card_dealt_from_the_stock_travels_to_the_waste_and_turns_over(page, live_server):
+@pytest.mark.parametrize("how", ["click", "key"])
+def test_a_card_dealt_from_the_stock_travels_to_the_waste_and_turns_over(page, live_server, how):
     open_deal(page, live_server, "forty-thieves", 3)
     stock = box(pile(page, "s").locator(":scope > .card"))
     before = ply(page)
-    pile(page, "s").locator("button").click()
+    if how == "click":
+        pile(page, "s").locator("button").click()
+    else:
+        page.locator("h1").click()  # the focus on the page, outside the table
+        page.keyboard.press("d")
     wait_until(page, "document.querySelector('.motion-layer')")
     code = page.evaluate("JSON.parse(document.getElementById('motion').dataset.steps)[0].card")
     assert page.evaluate(TURNS, code), "the dealt card turns face up"

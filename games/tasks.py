@@ -217,10 +217,11 @@ def settle(analysis_id: int, run: DBTaskResult, now: datetime) -> None:
 def check_pending(analysis: Analysis, now: datetime | None = None) -> Analysis:
     """``analysis`` as it stands once a lost worker under it (or a run that ended without an
     answer) is dealt with; asked by the page that waits for it, every half second, so only
-    the analysis's own row is read while its worker beats."""
+    the analysis's own row is read while its worker beats. A search still waiting has its
+    task rows looked at once a lease at most: a worker that took it and died at once, or a
+    run that failed before it started searching, leaves it waiting for nothing."""
     now = now or timezone.now()
-    lease = timedelta(seconds=settings.SOLVER_LEASE_SECONDS)
-    if analysis.status != Analysis.Status.RUNNING or last_beat(analysis) + lease > now:
+    if not worth_a_look(analysis, now):
         return analysis
     runs = runs_of(analysis.pk)
     latest = runs[-1] if runs else None
@@ -235,6 +236,18 @@ def check_pending(analysis: Analysis, now: datetime | None = None) -> Analysis:
             settle(analysis.pk, latest, now)
     analysis.refresh_from_db()
     return analysis
+
+
+def worth_a_look(analysis: Analysis, now: datetime) -> bool:
+    """Whether the task rows of ``analysis`` may tell something the analysis does not: it runs
+    and has not beat for a lease, or it has waited longer than a lease and was not looked at
+    in the last one."""
+    lease = timedelta(seconds=settings.SOLVER_LEASE_SECONDS)
+    if analysis.status == Analysis.Status.RUNNING:
+        return last_beat(analysis) + lease < now
+    if analysis.status != Analysis.Status.QUEUED or analysis.created_at + lease > now:
+        return False
+    return cache.add(f"searches:looked-at:{analysis.pk}", 1, timeout=lease.total_seconds())
 
 
 @contextmanager

@@ -232,6 +232,19 @@ class TestLostWorkers:
         assert DBTaskResult.objects.running().count() == 1
         assert said(answer(client, "analysis", lost, lost.version)) == "Thinking…"
 
+    def test_a_run_that_failed_before_it_searched_is_tried_again(self, client, settings):
+        settings.SOLVER_LEASE_SECONDS = 5
+        game = near_win(client, 20)
+        ask(client, "analysis", game)
+        run = DBTaskResult.objects.get()
+        run.claim("a-worker")
+        run.set_failed(RuntimeError("the database went away"))
+        Analysis.objects.update(created_at=timezone.now() - timedelta(seconds=12))
+        assert said(answer(client, "analysis", game, game.version)) == "Thinking…"
+        assert DBTaskResult.objects.ready().count() == 1
+        run_worker()
+        assert said(answer(client, "analysis", game, game.version)).startswith("Yes")
+
     def test_a_search_for_winnable_deals_lost_with_its_worker_can_start_again(self, db):
         assert assist.top_up("forty-thieves")
         run = DBTaskResult.objects.get()

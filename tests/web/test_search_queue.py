@@ -202,19 +202,27 @@ class TestLostWorkers:
     comes next: the next search asked, the next task a worker takes (the page's own look, and
     real workers killed, are in test_worker_death.py)."""
 
+    ASKED = timedelta(seconds=12)
+
     @pytest.fixture
-    def lost(self, client, settings):
-        """A search whose worker was lost 10 s ago, two seconds into it."""
+    def taken(self, client, settings):
+        """A search asked 12 s ago and taken by a worker then: the game and the task row."""
         settings.SOLVER_LEASE_SECONDS = 5
         game = near_win(client, 20)
         ask(client, "analysis", game)
         run = DBTaskResult.objects.get()
         run.claim("a-worker-that-is-gone")
-        asked = timezone.now() - timedelta(seconds=12)
+        asked = timezone.now() - self.ASKED
         DBTaskResult.objects.filter(pk=run.pk).update(started_at=asked)
-        Analysis.objects.update(status=Analysis.Status.RUNNING, created_at=asked, seconds=2)
+        Analysis.objects.update(created_at=asked)
         cache.clear()  # a second later: the site looks for lost workers once a second at most
-        return game
+        return game, run
+
+    @pytest.fixture
+    def lost(self, taken):
+        """A search whose worker was lost 10 s ago, two seconds into it."""
+        Analysis.objects.update(status=Analysis.Status.RUNNING, seconds=2)
+        return taken[0]
 
     def test_the_next_search_asked_finds_a_lost_worker(self, lost, client, other_client):
         ask(other_client, "hint", near_win(other_client, 5))
@@ -232,14 +240,9 @@ class TestLostWorkers:
         assert DBTaskResult.objects.running().count() == 1
         assert said(answer(client, "analysis", lost, lost.version)) == "Thinking…"
 
-    def test_a_run_that_failed_before_it_searched_is_tried_again(self, client, settings):
-        settings.SOLVER_LEASE_SECONDS = 5
-        game = near_win(client, 20)
-        ask(client, "analysis", game)
-        run = DBTaskResult.objects.get()
-        run.claim("a-worker")
+    def test_a_run_that_failed_before_it_searched_is_tried_again(self, taken, client):
+        game, run = taken
         run.set_failed(RuntimeError("the database went away"))
-        Analysis.objects.update(created_at=timezone.now() - timedelta(seconds=12))
         assert said(answer(client, "analysis", game, game.version)) == "Thinking…"
         assert DBTaskResult.objects.ready().count() == 1
         run_worker()

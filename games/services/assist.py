@@ -7,7 +7,9 @@ still at the version it read. The searches themselves run in
 the background worker (``games.tasks``): asking queues an ``Analysis`` row and a task in the
 same transaction, the task searches the board without holding any lock, and the page asks for
 the answer until it is there. A search is of one board (the game's version): once the game has
-moved on, its answer is out of date and is never shown as a move.
+moved on, its answer is out of date and is never shown as a move. A player has one search
+at a time: a newer one replaces the older. The queue is bounded (``SearchBusy``) and fair
+between clients (docs/architecture.md, "Searches").
 
 Counting: every hint or analysis the player asks for (and is not refused) adds one to the
 game's ``hint_count``, and so does "Finish"; the statistics' "wins without undo or hints"

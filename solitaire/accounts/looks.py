@@ -9,9 +9,12 @@ device of theirs follows. The page's ``<html>`` carries the looks as data attrib
 static/js/motion.js). static/css/site.css draws them.
 """
 
+from urllib.parse import urlsplit, urlunsplit
+
 from django import forms
 from django.conf import settings
 from django.contrib import messages
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
@@ -84,7 +87,10 @@ def looks_of(request: HttpRequest) -> dict[str, str]:
     looks = {**DEFAULTS, **from_cookie(request)}
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        saved = Preferences.objects.filter(user=user).first()
+        try:
+            saved = Preferences.objects.filter(user=user).first()
+        except DatabaseError:  # an error page while the database is away: the browser's looks
+            saved = None
         if saved is not None:
             for name, (field, _choices, _default) in LOOKS.items():
                 looks[name] = getattr(saved, field) or looks[name]
@@ -107,8 +113,14 @@ def keep(request: HttpRequest, response: HttpResponse, looks: dict[str, str]) ->
 
 
 def _back_to(request: HttpRequest) -> str:
-    """The page the player came from (``next``), if it is on this site."""
+    """The page the player came from, if it is on this site: ``next``, else (opening the page
+    from the site's header, whose link names no page, so that no page's address is written in
+    every page) the page the browser says it came from."""
     url = request.POST.get("next") or request.GET.get("next") or ""
+    if not url and request.method == "GET":
+        came_from = urlsplit(request.headers.get("Referer", ""))
+        if came_from.netloc == request.get_host() and came_from.path != request.path:
+            url = urlunsplit(("", "", came_from.path, came_from.query, ""))
     safe = url_has_allowed_host_and_scheme(
         url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     )

@@ -234,6 +234,7 @@ def test_a_phone_has_one_row_of_controls_the_cards_high_up_and_no_keys_help(
     page.locator("#more > summary").click()
     expect(page.locator("#give-up")).to_be_visible()
     in_window(page, "#more .more-menu")
+    page.screenshot(path=str(SCREENSHOTS / "layout-phone-menu.png"))
     assert table_top(page) == top
     page.locator("#autoplay").click()
     expect(page.locator("#autoplay")).to_have_attribute("aria-pressed", "false")

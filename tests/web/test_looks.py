@@ -40,8 +40,13 @@ def test_the_looks_page_is_linked_from_every_page_and_from_the_games_menu(client
     game = start(client)
     page = client.get(url("game", game)).content.decode()
     back_here = quote(url("game", game), safe="/")
-    assert page.count(f'href="{LOOKS}?next={back_here}"') == 2  # the header and the "More" menu
-    assert f'href="{LOOKS}?next=' in client.get("/en/").content.decode()
+    assert page.count(f'href="{LOOKS}?next={back_here}"') == 1  # the "More" menu
+    assert f'href="{LOOKS}"' in page and f'href="{LOOKS}"' in client.get("/en/").content.decode()
+    # From the header the page goes back where the player came from.
+    back = client.get(LOOKS, headers={"Referer": "http://testserver/my/statistics/?x=1"})
+    assert 'name="next" value="/my/statistics/?x=1"' in back.content.decode()
+    elsewhere = client.get(LOOKS, headers={"Referer": "https://example.com/x/"})
+    assert "example.com" not in elsewhere.content.decode()
 
 
 def test_the_form_offers_three_backs_three_tables_dark_four_colours_and_animations(client):

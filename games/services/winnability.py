@@ -4,7 +4,8 @@ winnability``) records its answer as a ``DealSearch``, and the pages show per ga
 tried at T s, W won, L proved lost".
 
 - ``search_deal`` solves a deal from its first position and records the answer (the one call
-  a search of a fresh deal needs); ``record_search`` records an answer found elsewhere;
+  a search of a fresh deal needs); ``record_search`` records an answer found elsewhere, and
+  ``record_if_fresh`` one for any position, if it is a deal's first (a search asked at ply 0);
 - ``search_deals`` does it for a run of deals and gives the wins in the format of the kept
   solutions (``{"deal", "moves"}``), for the top-up;
 - ``summary`` and ``summaries`` read the figures back, one line per time budget.
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Q
 
 from ..models import DealSearch
-from ..rules import VARIANTS, first_position
+from ..rules import VARIANTS, Position, first_position, is_deal_number
 from ..rules.solver import SolveResult, solve
 
 #: Answers a later search may replace, by how little they say.
@@ -56,6 +57,20 @@ def record_search(variant: str, deal: int | str, seconds: float, result: SolveRe
     )
     if not created and _RANK[status] > _RANK[DealSearch.Status(row.status)]:
         DealSearch.objects.filter(pk=row.pk).update(status=status, nodes=result.nodes)
+
+
+def record_if_fresh(
+    variant: str, deal: int | str, position: Position, seconds: float, result: SolveResult
+) -> bool:
+    """Keep the answer of a search of ``position`` (say "can this still be won?") if that is
+    deal ``deal``'s first position, untouched; whether it was kept."""
+    number = int(deal) if str(deal).isascii() and str(deal).isdigit() else None
+    if variant not in VARIANTS or not is_deal_number(number):
+        return False
+    if position.key() != first_position(VARIANTS[variant], number).key():
+        return False
+    record_search(variant, number, seconds, result)
+    return True
 
 
 def search_deal(variant: str, deal: int, seconds: float) -> SolveResult:

@@ -6,6 +6,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from games.models import DealSearch
+from games.rules import VARIANTS, Move, first_position
 from games.rules.solver import LOST, UNKNOWN, WON, SolveResult
 from games.services import winnability
 
@@ -117,3 +118,15 @@ def test_a_top_up_by_hand_records_every_answer(db):
         "find_winnable_deals", "lucas", "--start", "9002", "--count", "1", "--seconds", "3"
     )
     assert DealSearch.objects.get().status == WON
+
+
+def test_an_answer_for_a_position_is_kept_only_at_the_deals_start(db):
+    position = first_position(VARIANTS["maria"], 5)
+    assert winnability.record_if_fresh("maria", "5", position, 10, answer(LOST))
+    moved = position.copy()
+    moved.play(Move.parse("deal"))
+    assert not winnability.record_if_fresh("maria", "5", moved, 10, answer(WON))
+    assert not winnability.record_if_fresh("maria", "6", position, 10, answer(WON))
+    assert not winnability.record_if_fresh("snap", "5", position, 10, answer(WON))
+    assert not winnability.record_if_fresh("maria", "x5", position, 10, answer(WON))
+    assert [(r.deal, r.status) for r in DealSearch.objects.all()] == [("5", LOST)]

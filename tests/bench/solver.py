@@ -8,8 +8,9 @@ processes (2 by default, one per core: each deal still gets its own S seconds of
 the solver of the working tree ("new") and by the solver of git revision REF ("base": its
 ``games/rules`` taken with ``git archive`` into test-artifacts/bench-solver/). The table gives
 per game the won / lost / unknown counts, the median time to a win, the positions expanded per
-second, and the peak memory of a worker (its maximum resident set size; a pool is made afresh
-for each game, so the figure is that game's).
+second, the peak memory of a worker (its maximum resident set size; a pool is made afresh for
+each game, so the figure is that game's), and the machine's load average when the game was
+solved: the budget is wall-clock seconds, so a loaded machine gives fewer positions.
 
 The earlier version's answers never change for the same deal and seconds: they are kept in
 test-artifacts/bench-solver/results-<commit>.json and read back instead of solved again (the
@@ -187,7 +188,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     header = (
         f"{'game':<15}{'solver':<13}{'won':>4}{'lost':>5}{'unkn':>5}{'win %':>7}"
-        f"{'median s/win':>13}{'pos/s':>8}{'peak MB':>8}{'wall s':>7}"
+        f"{'median s/win':>13}{'pos/s':>8}{'peak MB':>8}{'wall s':>7}{'load':>6}"
     )
     print(header)
     print("-" * len(header), flush=True)
@@ -197,6 +198,9 @@ def main(argv: list[str] | None = None) -> None:
             began = time.perf_counter()
             rows, reused = run_game(game, deals, args.seconds, args.jobs, root, store)
             wall = time.perf_counter() - began
+            # The machine's load over the last minute (when solved here): the seconds per deal
+            # are wall-clock seconds, so other work on the machine costs positions.
+            load = f"{os.getloadavg()[0]:>6.1f}" if reused < len(deals) else f"{'-':>6}"
             row = summary(rows)
             for i, k in enumerate(("won", "lost", "unknown")):
                 totals[label][i] += row[k]
@@ -205,7 +209,7 @@ def main(argv: list[str] | None = None) -> None:
             print(
                 f"{game:<15}{label:<13}{row['won']:>4}{row['lost']:>5}{row['unknown']:>5}"
                 f"{100 * row['won'] / len(deals):>6.0f}%{median:>13}{row['nps']:>8.0f}"
-                f"{row['peak_mb']:>8.0f}{wall:>7.0f}{kept}",
+                f"{row['peak_mb']:>8.0f}{wall:>7.0f}{load}{kept}",
                 flush=True,
             )
             if args.deals:

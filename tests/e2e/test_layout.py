@@ -44,8 +44,8 @@ def no_page_scroll(page) -> None:
 
 
 def grow_column(page, name: str, cards: int) -> None:
-    """Lay copies of the column's cards on it until it holds ``cards`` (no game deals a column
-    this long: four dealt and a King-to-Two run on them make 16 at most)."""
+    """Lay copies of the column's cards on it until it holds ``cards``: no game grows a column
+    this long (four dealt, a King on top and the Queen to the Ace on it make 16 at most)."""
     page.locator(f'{BOARD} [data-pile="{name}"]').evaluate(
         """(pile, cards) => {
             const faces = Array.from(pile.querySelectorAll(':scope > .card'));

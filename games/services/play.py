@@ -30,7 +30,6 @@ from ..models import CHECKPOINT_EVERY, IDLE, MAX_PLY, Game
 from ..models import Move as MoveRow
 from ..owners import Owner
 from ..rules import (
-    DEAL,
     IllegalMove,
     Move,
     Position,
@@ -41,7 +40,7 @@ from ..rules import (
     replay,
 )
 from ..rules.autoplay import next_safe_move
-from ..rules.moves import pile_name
+from ..rules.moves import COLUMN, FOUNDATION, pile_name
 from ..rules.played import Played, moving_card, split_move
 from ..rules.played import play as play_one
 from ..rules.position import ALL_HOME
@@ -425,23 +424,26 @@ def finish(
 
 def sure_win(position: Position) -> list[str]:
     """The moves (notation) of a win from ``position`` that is certain, or [] if none is known:
-    the cards left all go home without a choice (every card to a foundation as soon as one
-    takes it, dealing when none does), or else, with few cards left, a quick bounded search
-    proves a win. ``position`` is left as it is."""
+    the stock is empty and the cards left all go home without a choice (each to a foundation
+    as soon as one takes it), or else, with few cards left, a quick bounded search proves a
+    win. ``position`` is left as it is.
+
+    Asked after every change, so it must cost next to nothing while the game is far from won:
+    the first rule stops at the first card that cannot go home (the legal moves it starts from
+    are those the status already worked out), the search runs only near the end."""
     if position.status != Game.Status.PLAYING:
         return []
-    ahead = position.copy()
-    moves: list[str] = []
-    while not ahead.is_won():
-        legal = ahead.legal_moves()
-        home = next((m for m in legal if split_move(m)[2].startswith("f")), None)
-        move = home or (DEAL if DEAL in legal else None)
-        if move is None:
-            break
-        ahead.play(move)
-        moves.append(str(move))
-    if ahead.is_won():
-        return moves
+    if not position.stock:
+        legal = position.legal_moves()
+        ahead, moves = None, []
+        while home := next((m for m in legal if _goes_home(m)), None):
+            if ahead is None:
+                ahead = position.copy()
+            ahead.play(home)
+            moves.append(str(home))
+            if ahead.is_won():
+                return moves
+            legal = ahead.legal_moves()
     if ALL_HOME - position.home > QUICK_SEARCH_CARDS:
         return []
     result = solve(
@@ -451,6 +453,11 @@ def sure_win(position: Position) -> list[str]:
 
 
 # -- helpers --------------------------------------------------------------------------------
+
+
+def _goes_home(move: Move) -> bool:
+    """Whether ``move`` takes cards to a foundation from the waste or a column."""
+    return FOUNDATION <= move.dst < COLUMN and not FOUNDATION <= move.src < COLUMN
 
 
 def read_for_play(owner: Owner, public_id: str, ply: int | None, version: int | None) -> Game:

@@ -263,12 +263,13 @@ class TestWonPanel:
     def test_a_loss_ends_the_streak(self, client):
         first = near_win(client, 12)
         client.post(url("play_out", first), board(first))
+        Game.objects.filter(pk=first.pk).update(milliseconds_played=600_000)
         lost = start(client, "indian", 2)
         post_move(client, lost, "deal")
         client.post(url("give_up", lost), board(lost))
         again = near_win(client, 12)
-        Game.objects.filter(pk=again.pk).update(milliseconds_played=0)
         response = client.post(url("play_out", again), board(again), headers=HTMX)
         figures = self.figures(response.text)
         assert figures["streak"] == "1 win in a row"
         assert figures["best"].startswith("This win: a new best (it was ")
+        assert figures["best"].endswith(", 10:00)")

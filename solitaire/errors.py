@@ -40,6 +40,7 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     return error_page(
         request,
         400,
+        # Translators: the title of the page of a request the site could not read.
         _("Bad request"),
         _("The site could not read this request. Reload the page and try again."),
     )
@@ -49,6 +50,7 @@ def permission_denied(request: HttpRequest, exception: Exception | None = None) 
     return error_page(
         request,
         403,
+        # Translators: the title of the page of a request for something not the player's.
         _("Not allowed"),
         _("This is not yours to do. If you were logged out, log in and try again."),
     )
@@ -79,6 +81,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     return error_page(
         request,
         403,
+        # Translators: the title of the page of a form sent after a log-in or log-out elsewhere.
         _("The form has expired"),
         _(
             "This form was open while you logged in or out, or it came from another site. "

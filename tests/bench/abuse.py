@@ -368,22 +368,21 @@ async def lockout(guesses: int, base: int) -> dict:
 
 
 async def signing_up(n: int, until: float, counts: Counter) -> None:
+    """One sign-up client: the form's page once (its CSRF cookie), then sign-ups one after
+    another as fast as the answers come, each under a new name."""
     client = Client(100_000 + n)
+    await client.call("GET", "/account/signup/")
     k = 0
     while time.monotonic() < until:
+        form = {"username": f"flood{n}x{k}", "password1": PASSWORD, "password2": PASSWORD}
         try:
-            await client.call("GET", "/account/signup/")
-            name = f"flood{n}x{k}{secrets.token_hex(3)}"
-            response = await client.call(
-                "POST",
-                "/account/signup/",
-                {"username": name, "password1": PASSWORD, "password2": PASSWORD},
-            )
+            response = await client.call("POST", "/account/signup/", form)
             counts[response.status] += 1
             if response.status == 302:
                 await client.call("POST", "/account/logout/")
         except (HttpError, TimeoutError):
             counts["error"] += 1
+            client.close()
         k += 1
 
 
@@ -409,16 +408,17 @@ POLL = re.compile(r'data-poll hx-get="([^"]+)"')
 ANSWER = re.compile(r'class="assist-answer ([\w-]+)')
 
 
-async def real_player(until: float, hints_asked: asyncio.Event, result: dict) -> None:
+async def real_player(until: float, hints_asked: asyncio.Event | None, result: dict) -> None:
     """Play moves until ``until``, a little pause between them; once the flood's hints are
-    asked, ask for a hint and wait for its answer (as a player does), then play on."""
+    asked (``hints_asked``; None: no hint), ask for a hint and wait for its answer (as a player
+    does), then play on; at the latest, after the last move."""
     player = Client(300_000)
     game = await player.start_game()
     seen = read_board((await player.call("GET", game)).text)
     r = random.Random(7)
     result["moves"] = times = []
     while time.monotonic() < until:
-        if hints_asked.is_set() and "hint_seconds" not in result:
+        if hints_asked is not None and hints_asked.is_set() and "hint_seconds" not in result:
             await ask_hint_on(player, game, seen, result)
         moves = list(seen.moves or [])
         if seen.stock == "deal":
@@ -435,6 +435,9 @@ async def real_player(until: float, hints_asked: asyncio.Event, result: dict) ->
             if getattr(answer, name) is not None:
                 setattr(seen, name, getattr(answer, name))
         await asyncio.sleep(0.05)  # a quick player, but a person
+    if hints_asked is not None and "hint_seconds" not in result:
+        await hints_asked.wait()
+        await ask_hint_on(player, game, seen, result)
 
 
 async def ask_hint_on(client: Client, game: str, seen, result: dict) -> None:
@@ -455,7 +458,7 @@ async def ask_hint_on(client: Client, game: str, seen, result: dict) -> None:
 async def alone(seconds: float) -> list[float]:
     """The player's moves with no flood, for comparison."""
     result: dict = {}
-    await real_player(time.monotonic() + seconds, asyncio.Event(), result)
+    await real_player(time.monotonic() + seconds, None, result)
     return result["moves"]
 
 

@@ -78,6 +78,8 @@
 
   // -- before: where every card was ----------------------------------------------------------
 
+  /** Every card's box, and the card itself: the swap takes it out of the page, not away, and
+      only the cards that travel are copied, after. */
   function measure(b) {
     const piles = {};
     b.querySelectorAll("[data-pile]").forEach((pile) => {
@@ -87,7 +89,7 @@
         box: box(slot || cards[cards.length - 1] || pile),
         cards: cards.map((el) => ({
           box: box(el),
-          el: copy(el),
+          el,
           up: !el.classList.contains("back"),
         })),
       };
@@ -338,7 +340,7 @@
   function faceOf(token, faces) {
     const up = token.up || token.flips.some((f) => f.up);
     if (!up) return null;
-    if (token.el && token.up) return token.el;
+    if (token.el && token.up) return copy(token.el);
     if (token.real && !token.real.classList.contains("back")) return copy(token.real);
     if (token.code && faces[token.code]) return copy(faces[token.code]);
     return null;
@@ -348,7 +350,7 @@
   function backOf(token, old) {
     const down = !token.up || token.flips.some((f) => !f.up);
     if (!down) return null;
-    if (token.el && !token.up) return token.el;
+    if (token.el && !token.up) return copy(token.el);
     if (token.real && token.real.classList.contains("back")) return copy(token.real);
     if (old.back) return copy(old.back);
     const back = document.createElement("span");

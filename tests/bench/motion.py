@@ -7,7 +7,8 @@ makes it (window.solitaire.move, the stock's button, the undo button). While car
 page records the time between two frames (requestAnimationFrame) and every long task
 (PerformanceObserver "longtask": a task of over 50 ms on the main thread). It prints
 - how many answers animated, and the frames drawn while cards moved;
-- the worst frame and the 95th percentile (ms), and the long tasks (count, longest);
+- the worst frame, the 95th percentile and the median (ms), how many frames were over the
+  budget, and the long tasks (count, longest);
 - the time motion.js itself takes on an answer (measuring before the swap, starting the
   flights after it), which depends far less on what else the machine is doing;
 it exits with status 1 when a frame took over FRAME_BUDGET_MS.
@@ -148,6 +149,8 @@ def main() -> int:
             f"motion.js's own work on an answer: worst {max(own):.1f} ms, median "
             f"{statistics.median(own):.1f} ms over {len(own)} answers"
         )
+    over = sum(1 for frame in frames if frame > FRAME_BUDGET_MS)
+    print(f"frames over {FRAME_BUDGET_MS} ms: {over} of {len(frames)}")
     longest = f", longest {max(longtasks):.0f} ms" if longtasks else ""
     print(f"long tasks (over 50 ms) while cards moved: {len(longtasks)}{longest}")
     return 1 if worst > FRAME_BUDGET_MS else 0

@@ -37,9 +37,9 @@
   const FINISH_FROM = 12;
   /** The cascade: every card has left within about CASCADE_TOTAL ms, each at least
       CASCADE_GAP[0] and at most CASCADE_GAP[1] ms after the one before; the longest flight. */
-  const CASCADE_TOTAL = 2000;
+  const CASCADE_TOTAL = 1600;
   const CASCADE_GAP = [15, 110];
-  const CASCADE_FLIGHT = 2000;
+  const CASCADE_FLIGHT = 1800;
   /** Classes of a card that say what is happening to it on the board, not what it is. */
   const STATES = ["picked", "drag-source", "hint-source", "target", "over"];
 

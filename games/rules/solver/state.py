@@ -46,6 +46,7 @@ class Weights(NamedTuple):
     root: int = 0  # per card of a run built up from a King at a column's bottom (a credit)
     stale: int = 2  # per move in a row that lowers the score no further
     need: int = 0  # per card above the nearest copy of each card the foundations take next
+    kings: int = 0  # per card of a run down from a King, anywhere in a column (a credit)
 
 
 #: Measured on Forty Thieves deals 5001-5030 (tests/bench/solver.py gives the figures).
@@ -165,6 +166,18 @@ class Game:
             while i < len(col) and fits[col[i]][col[i - 1]]:
                 i += 1
             score -= w.root * i
+        if w.kings:
+            # Forty Devils: a run from a King grows into the thirteen a right foundation takes.
+            i, n = 0, len(col)
+            while i < n:
+                if col[i] >> 2 == 12:  # a face-up King (a face-down card is 64 and more)
+                    j = i + 1
+                    while j < n and fits[col[j]][col[j - 1]]:
+                        j += 1
+                    score -= w.kings * (j - i)
+                    i = j
+                else:
+                    i += 1
         if len(self._col_score) >= self.cache_limit:
             self._col_score.clear()
         self._col_score[col] = score

@@ -9,8 +9,9 @@ What it does (through the cluster, ``--cluster``: steps 1, 2 and 5 are left out,
 1. (Re)creates its own PostgreSQL database, ``solitaire_loadtest`` on 127.0.0.1:5432 (user
    postgres), dropping any left by an earlier run; nothing else is touched. The database is
    left behind at the end, to look into.
-2. Starts ``bin/serve`` (check, migrate, collectstatic into a temporary folder, its
-   background-task workers, gunicorn with its control socket in that folder) on a free
+2. Starts ``bin/serve`` (the release: check, migrate, collectstatic into a temporary folder;
+   then its supervisor with gunicorn, the background-task workers and the housekeeping, the
+   supervisor's socket in that folder) on a free
    loopback port, debug off, plain HTTP (DJANGO_HTTPS=0), the Redis cache
    (redis://127.0.0.1:6379/2), WEB_CONCURRENCY workers (the gunicorn config's default, two per
    core plus one, unless --workers says) and no access log (ACCESS_LOG=off). Its log goes to a
@@ -836,6 +837,8 @@ class Server:
             # gunicorn's control socket ($XDG_RUNTIME_DIR/gunicorn.ctl, else the one
             # ~/.gunicorn/gunicorn.ctl every instance on the machine shares) goes here too.
             "XDG_RUNTIME_DIR": str(folder),
+            # And the supervisor's socket, pid file and log.
+            "SUPERVISOR_DIR": str(folder),
         }
         for name in ("WEB_THREADS", "DJANGO_DEBUG", "SQLITE_PATH", "PORT", "GUNICORN_TIMEOUT"):
             self.env.pop(name, None)

@@ -560,7 +560,8 @@
   // when it "settles": nothing here reads or marks the board's attributes until then.)
   document.addEventListener("htmx:beforeSwap", (event) => {
     const b = board();
-    if (!b || event.detail.target !== b) return;
+    // A catch-up poll's "nothing new" (204) swaps nothing: what moves goes on.
+    if (!b || event.detail.target !== b || !event.detail.shouldSwap) return;
     stop();
     const start = performance.now();
     before = off() ? null : measure(b);

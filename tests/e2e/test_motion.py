@@ -67,6 +67,14 @@ CARDS_MOVING = """document.getAnimations().filter(a => a.effect && a.effect.targ
     a.effect.target.closest('#board [data-pile], .motion-layer')).length"""
 
 
+#: Ask the catch-up poll now (as when the page comes back in sight); its answer's status.
+POLL = """new Promise(resolve => {
+    const poll = document.getElementById('poll');
+    poll.addEventListener('htmx:afterRequest', e => resolve(e.detail.xhr.status), {once: true});
+    document.dispatchEvent(new Event('visibilitychange'));
+})"""
+
+
 def wait_until(page, script: str, timeout: int = 10_000) -> None:
     """Wait until ``script`` (an expression) is true on the page: asked from outside, as the
     site's policy forbids the page to evaluate strings (page.wait_for_function would)."""
@@ -250,6 +258,17 @@ def test_a_move_made_while_cards_move_goes_through(page, live_server):
     moved_on(page, after)
     resume(page)
     assert layout(page)[target][-1] == code
+
+
+def test_the_catch_up_polls_nothing_new_leaves_the_cards_moving(page, live_server):
+    open_deal(page, live_server, "forty-thieves", 3)
+    _pick, _target, code, _was, _before = play_a_column_move(page)
+    wait_until(page, "document.querySelector('.motion-layer')")
+    page.evaluate("document.getAnimations().forEach(a => a.pause())")
+    assert page.evaluate(POLL) == 204
+    assert page.locator(".motion-layer").count() == 1
+    assert page.evaluate(FLIGHT, [code, "end"])["pile"] is not None
+    resume(page)
 
 
 def test_finish_plays_the_win_out_then_the_cards_cascade_and_the_panel_shows(

@@ -64,12 +64,15 @@
     return { x: r.left, y: r.top, w: r.width, h: r.height };
   }
 
-  /** A copy of a card to fly in its place: no link, no name for assistive technology. */
+  /** What a copy of a card loses: it is no link, no button, nothing to focus or to name. */
+  const UNCOPIED = [
+    "id", "href", "data-pick", "aria-label", "tabindex", "role", "name", "value", "type",
+  ];
+
+  /** A copy of a card to fly in its place. */
   function copy(el) {
     const card = el.cloneNode(true);
-    for (const name of ["id", "href", "data-pick", "aria-label", "tabindex", "role", "name", "value", "type"]) {
-      card.removeAttribute(name);
-    }
+    for (const name of UNCOPIED) card.removeAttribute(name);
     card.classList.remove(...STATES);
     card.classList.add("motion-card");
     card.setAttribute("aria-hidden", "true");
@@ -166,7 +169,8 @@
       const base = was ? was.box : { x: 0, y: 0, w: 0, h: 0 };
       while (list.length < n) {
         // A card the board did not show: under a foundation's top card, in the stock.
-        list.unshift({ start: base, el: null, up: name !== "s", code: "", z: 99, path: [], flips: [] });
+        const up = name !== "s";
+        list.unshift({ start: base, el: null, up, code: "", z: 99, path: [], flips: [] });
       }
       return list.splice(list.length - n, n);
     }
@@ -177,7 +181,8 @@
       let n = step.n;
       if (!n) {
         // A redeal takes the whole waste; its undo brings back what the waste now shows.
-        n = step.from === "w" ? pileOf("w").length : b.querySelectorAll('[data-pile="w"] > .card').length;
+        const shown = b.querySelectorAll('[data-pile="w"] > .card').length;
+        n = step.from === "w" ? pileOf("w").length : shown;
       }
       if (!n) return;
       const moving = take(step.from, n);
@@ -462,7 +467,8 @@
       el.style.zIndex = 10000 - i;
       const frames = fall(from, origin);
       const flight = (frames.length - 1) * FRAME;
-      running.animations.push(el.animate(frames, { delay: i * gap, duration: flight, fill: "both" }));
+      const timing = { delay: i * gap, duration: flight, fill: "both" };
+      running.animations.push(el.animate(frames, timing));
       end = Math.max(end, i * gap + flight);
     });
     running.layer = layer;
@@ -539,7 +545,13 @@
     const panel = b.querySelector(".outcome");
     if (!moves.length && !won) return;
     running = { animations: [], timers: [], layer: null, timer: 0, board: b };
-    const end = travel(b, old, moves);
+    let end = 0;
+    try {
+      end = travel(b, old, moves);
+    } catch (error) {
+      stop(); // the board as it is, never half moved
+      throw error;
+    }
     if (won && panel) panel.classList.add("motion-holding");
     if (won || moves.length > FINISH_FROM) skipButton(true);
     running.timer = setTimeout(() => {

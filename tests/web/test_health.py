@@ -9,7 +9,7 @@ from django.test import override_settings
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from games.tasks import find_winnable_deals
+from games.tasks import find_winnable_deals, search
 
 
 def test_healthz_answers_without_the_database(client, django_assert_num_queries):
@@ -32,9 +32,9 @@ class TestReadyz:
         }
         assert "no-cache" in response["Cache-Control"]
 
-    def test_a_task_waiting_too_long_makes_it_unready(self, client, settings):
+    def test_a_search_waiting_too_long_makes_it_unready(self, client, settings):
         settings.READY_TASK_SECONDS = 60
-        result = find_winnable_deals.enqueue("forty-thieves", 1, 1, 0.1)
+        result = search.enqueue(1, client="", seconds=1)
         DBTaskResult.objects.filter(pk=result.id).update(
             enqueued_at=timezone.now() - timedelta(seconds=300)
         )
@@ -46,9 +46,20 @@ class TestReadyz:
         assert answer["tasks"].startswith("the oldest queued task has waited 300 s")
         assert answer["oldest_task_seconds"] >= 300
 
-    def test_a_task_finished_long_ago_does_not_count(self, client, settings):
+    def test_the_top_up_of_winnable_deals_may_wait(self, client, settings):
+        """The top-up waits behind every player's search by design: no player waits for it."""
         settings.READY_TASK_SECONDS = 60
         result = find_winnable_deals.enqueue("forty-thieves", 1, 1, 0.1)
+        DBTaskResult.objects.filter(pk=result.id).update(
+            enqueued_at=timezone.now() - timedelta(seconds=300)
+        )
+        response = client.get("/readyz/")
+        assert response.status_code == 200
+        assert response.json()["tasks"] == "ok"
+
+    def test_a_task_finished_long_ago_does_not_count(self, client, settings):
+        settings.READY_TASK_SECONDS = 60
+        result = search.enqueue(1, client="", seconds=1)
         DBTaskResult.objects.filter(pk=result.id).update(
             status="SUCCESSFUL", enqueued_at=timezone.now() - timedelta(hours=3)
         )

@@ -19,6 +19,7 @@ asking for the answer, the next search asked for, the next task a worker takes.
 """
 
 import hashlib
+import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,6 +37,10 @@ from django_tasks_db.models import DBTaskResult
 from .models import Analysis, WinnableDeal
 from .rules import Record, RecordError, position_from_text, replay
 from .rules.solver import find_winnable, heuristic_move, solve
+
+#: One line per failed task (a worker lost under it, or a search that ended in an error);
+#: settings.LOGGING mails it to ADMINS when they are set.
+logger = logging.getLogger("solitaire.tasks")
 
 #: Seconds between two beats of a running search.
 BEAT = 1.0
@@ -191,6 +196,9 @@ def give_up_run(run_id, now: datetime) -> int:
         if run is None or run.status != "RUNNING":
             return 0
         run.set_failed(WorkerLost("the worker stopped while running this task"))
+        logger.error(
+            "task %s (%s) failed: its worker stopped while running it", run.pk, run.task_path
+        )
         if run.task_path == search.module_path:
             settle(run.args_kwargs["args"][0], run, now)
     return 1
@@ -232,6 +240,9 @@ def check_pending(analysis: Analysis, now: datetime | None = None) -> Analysis:
             give_up_run(latest.pk, now)
     else:
         # The run ended (an error in the search) without writing an answer.
+        logger.error(
+            "task %s (%s) ended %s without an answer", latest.pk, latest.task_path, latest.status
+        )
         with transaction.atomic():
             settle(analysis.pk, latest, now)
     analysis.refresh_from_db()

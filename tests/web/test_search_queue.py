@@ -224,9 +224,14 @@ class TestLostWorkers:
         Analysis.objects.update(status=Analysis.Status.RUNNING, seconds=2)
         return taken[0]
 
-    def test_the_next_search_asked_finds_a_lost_worker(self, lost, client, other_client):
-        ask(other_client, "hint", near_win(other_client, 5))
+    def test_the_next_search_asked_finds_a_lost_worker(self, lost, client, other_client, caplog):
+        with caplog.at_level("ERROR", logger="solitaire.tasks"):
+            ask(other_client, "hint", near_win(other_client, 5))
         lost_run = DBTaskResult.objects.get(worker_ids=["a-worker-that-is-gone"])
+        # One line for the operator (mailed to ADMINS when they are set).
+        assert [r.getMessage() for r in caplog.records if r.name == "solitaire.tasks"] == [
+            f"task {lost_run.pk} (games.tasks.search) failed: its worker stopped while running it"
+        ]
         assert lost_run.status == "FAILED"
         assert lost_run.exception_class_path == "games.tasks.WorkerLost"
         assert not DBTaskResult.objects.running().exists()
@@ -240,10 +245,12 @@ class TestLostWorkers:
         assert DBTaskResult.objects.running().count() == 1
         assert said(answer(client, "analysis", lost, lost.version)) == "Thinking…"
 
-    def test_a_run_that_failed_before_it_searched_is_tried_again(self, taken, client):
+    def test_a_run_that_failed_before_it_searched_is_tried_again(self, taken, client, caplog):
         game, run = taken
         run.set_failed(RuntimeError("the database went away"))
-        assert said(answer(client, "analysis", game, game.version)) == "Thinking…"
+        with caplog.at_level("ERROR", logger="solitaire.tasks"):
+            assert said(answer(client, "analysis", game, game.version)) == "Thinking…"
+        assert [r.name for r in caplog.records].count("solitaire.tasks") == 1
         assert DBTaskResult.objects.ready().count() == 1
         run_worker()
         assert said(answer(client, "analysis", game, game.version)).startswith("Yes")

@@ -405,3 +405,15 @@ def test_a_dropped_card_travels_on_from_where_it_was_let_go(page, live_server):
     assert near(end["ghost"], end["real"])
     resume(page)
     assert layout(page)[target][-1] == code
+
+
+def test_the_finish_that_shows_itself_plays_the_win_out_too(page, live_server):
+    open_near_win(page, live_server, moves_left=5)
+    page.locator("#finish-win").click()
+    wait_until(page, "document.querySelectorAll('.motion-layer [data-card]').length > 0")
+    steps = page.evaluate("JSON.parse(document.getElementById('motion').dataset.steps)")
+    assert len(steps) >= 5
+    expect(page.locator(BOARD).locator(".outcome")).to_be_hidden()
+    wait_until(page, "document.querySelector('#board.cascading')")
+    page.locator("#motion-skip").click()
+    expect(page.locator(BOARD).locator(".outcome")).to_be_visible()

@@ -342,8 +342,6 @@ def error_words(error: play.GameError) -> str:
             "undo, restart or give up.",
             MAX_PLY,
         ) % {"count": MAX_PLY}
-    if isinstance(error, assist.SearchBusy):
-        return _("A search you asked for is still under way: wait for its answer, then ask again.")
     if isinstance(error, assist.NoWinKnown):
         return _("No win is known from this board: ask “Can this still be won?” first.")
     return _("That cannot be done now.")

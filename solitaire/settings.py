@@ -376,6 +376,10 @@ SOLVER_ANALYSIS_SECONDS = float(os.environ.get("SOLVER_ANALYSIS_SECONDS", "10"))
 #: Seconds of searching (each waiting search's budget) the queue holds, site-wide; past them
 #: a new search is refused "busy" at once, 429 with Retry-After.
 SOLVER_QUEUE_SECONDS = float(os.environ.get("SOLVER_QUEUE_SECONDS", "60"))
+#: A guest's search on a game with fewer of their own moves than this is a newcomer's: it
+#: waits behind every player's and may fill only half the queue, so that a flood of fresh
+#: clients (one address each) cannot keep a real player's hint waiting.
+SOLVER_NEWCOMER_MOVES = int(os.environ.get("SOLVER_NEWCOMER_MOVES", "10"))
 #: Searches one client (an account, else an address, IPv6 by /64) may ask for, as (how many,
 #: per seconds); past it a 429 with Retry-After.
 SOLVER_SEARCHES_PER_CLIENT = (int(os.environ.get("SOLVER_SEARCHES_PER_MINUTE", "30")), 60)

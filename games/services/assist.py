@@ -44,6 +44,8 @@ DEAL_BATCH = 10
 #: The queue's priorities: a hint before an analysis of the same standing; the search for
 #: winnable deals only when no player waits.
 HINT_PRIORITY, ANALYSIS_PRIORITY, TOP_UP_PRIORITY = 0, -1, TASK_MIN_PRIORITY
+#: How far a newcomer's search stands behind a player's (``is_newcomer``).
+NEWCOMER_PENALTY = 20
 
 
 class SearchBusy(GameError):
@@ -162,13 +164,23 @@ def _known_win(game: Game, kind: str) -> Analysis | None:
     )
 
 
+def is_newcomer(game: Game) -> bool:
+    """Whether a search of ``game`` is a newcomer's: a guest's, on a game with fewer than
+    settings.SOLVER_NEWCOMER_MOVES of their own moves. A fresh client costs an attacker
+    nothing; a game played for a while, or an account, does. A newcomer's search waits behind
+    every player's and may fill only half the queue."""
+    return game.owner_id is None and game.player_moves < settings.SOLVER_NEWCOMER_MOVES
+
+
 def _queue(game: Game, kind: str, client: str, now) -> Analysis:
-    if tasks.waiting_work() >= settings.SOLVER_QUEUE_SECONDS:
+    newcomer = is_newcomer(game)
+    room = settings.SOLVER_QUEUE_SECONDS / 2 if newcomer else settings.SOLVER_QUEUE_SECONDS
+    if tasks.waiting_work() >= room:
         raise SearchBusy(game, busy_for(now))
     analysis = Analysis.objects.create(game=game, kind=kind, ply=game.ply, version=game.version)
     # In the same transaction as the row: both are stored, or neither.
     base = HINT_PRIORITY if kind == Analysis.Kind.HINT else ANALYSIS_PRIORITY
-    tasks.queue_search(analysis, tasks.client_digest(client), base)
+    tasks.queue_search(analysis, tasks.client_digest(client), base - newcomer * NEWCOMER_PENALTY)
     return analysis
 
 

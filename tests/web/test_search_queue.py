@@ -25,6 +25,12 @@ from .solver_support import answer, ask, near_win, run_worker, said
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture(autouse=True)
+def everyone_a_player(settings):
+    """Every search here is a player's, unless a test says otherwise (TestNewcomers)."""
+    settings.SOLVER_NEWCOMER_MOVES = 0
+
+
 def guest(address: str) -> Client:
     """A new guest (a session of their own) coming from ``address``."""
     return Client(REMOTE_ADDR=address)
@@ -181,6 +187,51 @@ class TestFairOrder:
         assert answered(game)
         (waiting,) = DBTaskResult.objects.ready()
         assert waiting.task_path.endswith("find_winnable_deals")
+
+
+class TestNewcomers:
+    """Fresh clients cost an attacker nothing, one address each: their searches (a guest's, on
+    a game with fewer than SOLVER_NEWCOMER_MOVES of their own moves) wait behind every
+    player's and fill at most half the queue, so a real player's hint still gets in, first."""
+
+    @pytest.fixture(autouse=True)
+    def newcomers(self, settings):
+        settings.SOLVER_NEWCOMER_MOVES = 10
+        settings.SOLVER_HINT_SECONDS = 1
+        settings.SOLVER_QUEUE_SECONDS = 4  # four hints of a second; newcomers two
+
+    def flood(self, count: int) -> list:
+        """``count`` fresh guests, each from an address of its own, each asking a hint on a new
+        game; what each was answered."""
+        answers = []
+        for n in range(count):
+            newcomer = guest(f"10.1.0.{n + 1}")
+            answers.append(ask(newcomer, "hint", start(newcomer, "forty-thieves", n + 1)))
+        return answers
+
+    def test_newcomers_fill_only_half_the_queue(self):
+        assert [r.status_code for r in self.flood(3)] == [200, 200, 429]
+
+    def test_a_player_gets_in_past_the_flood_and_is_answered_first(self):
+        player = guest("10.2.0.1")
+        game = near_win(player, 20)  # a game played a long way: a player's
+        assert not assist.is_newcomer(game)
+        self.flood(3)
+        assert ask(player, "hint", game).status_code == 200
+        run_one_task()
+        assert answered(game)
+        assert Analysis.objects.pending().count() == 2  # the flood's, still waiting
+
+    def test_an_accounts_search_is_a_players_from_the_first_move(self):
+        get_user_model().objects.create_user("alice", "", "a long pass phrase")
+        alice = guest("10.2.0.2")
+        alice.post(reverse("login"), {"username": "alice", "password": "a long pass phrase"})
+        game = start(alice, "forty-thieves", 9)
+        assert not assist.is_newcomer(game)
+        self.flood(2)
+        assert ask(alice, "hint", game).status_code == 200
+        run_one_task()
+        assert answered(game)
 
 
 class TestTheAnswerInThePage:

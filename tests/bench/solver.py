@@ -87,10 +87,11 @@ def baseline_tree(ref: str) -> tuple[str, Path]:
 class Store:
     """The earlier solver's answers, kept per (game, deal, seconds) in a JSON file."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, read: bool = True):
         self.path = path
+        self.read = read
         self.data: dict[str, dict] = {}
-        if path.exists():
+        if read and path.exists():
             self.data = json.loads(path.read_text())
 
     @staticmethod
@@ -98,7 +99,7 @@ class Store:
         return f"{game}:{deal}:{seconds:g}"
 
     def get(self, game: str, deal: int, seconds: float) -> dict | None:
-        return self.data.get(self.key(game, deal, seconds))
+        return self.data.get(self.key(game, deal, seconds)) if self.read else None
 
     def put(self, row: dict) -> None:
         self.data[self.key(row["game"], row["deal"], row["seconds_given"])] = row
@@ -180,8 +181,10 @@ def main(argv: list[str] | None = None) -> None:
         lines.append((f"base {commit[:7]}", tree, store))
         print(f"base: the solver of commit {commit[:12]}, answers kept in {store.path}")
     if args.only != "baseline":
-        lines.append(("new", ROOT, None))
-        print("new: the solver of the working tree")
+        # The working tree's answers are written out for a look, never read back.
+        latest = Store(ARTIFACTS / "results-working-tree.json", read=False)
+        lines.append(("new", ROOT, latest))
+        print(f"new: the solver of the working tree, answers written to {latest.path}")
     print(
         f"deals {args.start}..{args.start + args.count - 1}, "
         f"{args.seconds:g} s each, {args.jobs} processes"

@@ -118,6 +118,17 @@ def test_a_position_that_cannot_be_won_is_lost(strategy):
     assert result.moves == [] and result.nodes > 1
 
 
+@pytest.mark.slow
+def test_a_real_deal_is_proved_lost():
+    # Forty Thieves deal 9018: every position the depth-first search can reach (about 155,000
+    # after its reductions) is searched, and none wins.
+    result = solve(
+        first_position(VARIANTS["forty-thieves"], 9018), seconds=None, max_nodes=2_000_000
+    )
+    assert result.status == LOST
+    assert result.moves == [] and result.nodes > 100_000
+
+
 def stuck_forty_thieves():
     position = lost_forty_thieves()
     for j in (2, 3, 4, 5, 6, 7, 8, 9):

@@ -11,9 +11,10 @@ position (``first_position(variant, deal)``) and reports, one line each, what di
   and a game given up must not be a won position;
 - the counters: ``ply`` is the log's length; ``automatic_ply`` its automatic moves;
   ``move_count`` counts every move ever played after the deal's automatic moves, so it is at
-  least the log (less those) plus the moves waiting to be redone; ``undo_count`` is at least the number
-  of groups waiting to be redone; ``version`` counts every change, so at least every undo (and
-  the giving up); the redo stack must replay, last group first, from the replayed position;
+  least the log (less those) plus the moves waiting to be redone; ``undo_count`` is at least
+  the number of groups waiting to be redone; ``version`` counts every change, so at least every
+  undo (and the giving up); the redo stack must replay, last group first, from the replayed
+  position;
 - the dates that follow from the counters: a first move time exactly when a move was ever
   played, a finish time exactly when the game is not being played;
 - the automatic flags: an automatic move goes home (those the log starts with are the deal's);

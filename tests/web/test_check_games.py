@@ -108,7 +108,7 @@ class TestCleanDatabase:
     def test_a_real_win_passes(self, db):
         game = services.start_from_record(Owner(session_key="k"), won_record())
         assert game.status == Game.Status.WON and game.ply == len(won_record().moves)
-        assert check("--game", game.public_id) == (0, ["checked 1 game, no mismatch"], "")
+        assert check(f"--game={game.public_id}") == (0, ["checked 1 game, no mismatch"], "")
 
     def test_a_win_played_on_the_site_passes(self, client):
         record = won_record()
@@ -310,8 +310,8 @@ class TestLog:
 class TestOptions:
     def test_one_game(self, games):
         Game.objects.filter(pk=games[0].pk).update(ply=99)
-        assert check("--game", games[1].public_id) == (0, ["checked 1 game, no mismatch"], "")
-        status, lines, _error = check("--game", games[0].public_id)
+        assert check(f"--game={games[1].public_id}") == (0, ["checked 1 game, no mismatch"], "")
+        status, lines, _error = check(f"--game={games[0].public_id}")
         assert status == 1 and all(line.startswith(games[0].public_id) for line in lines)
 
     def test_an_unknown_game(self, db):

@@ -54,7 +54,11 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--game", metavar="ID", help="check only the game with this id")
+        parser.add_argument(
+            "--game",
+            metavar="ID",
+            help="check only the game with this id (--game=ID when it starts with a dash)",
+        )
         parser.add_argument(
             "--batch-size",
             type=int,

@@ -180,6 +180,8 @@ CSRF_FAILURE_VIEW = "solitaire.errors.csrf_failure"
 LIMITS = {
     # Accounts made from one address.
     "signup-address": (10, 60 * 60),
+    # Sign-up forms sent from one address (each is checked, and answered with a page).
+    "signup-tries": (20, 60),
     # Reset mails asked for from one address, and sent to one email address.
     "reset-address": (10, 60 * 60),
     "reset-email": (3, 60 * 60),

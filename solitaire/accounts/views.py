@@ -84,6 +84,7 @@ SIGNUP_BUSY_SECONDS = 2
 
 @sensitive_post_parameters("password1", "password2")
 @require_http_methods(["GET", "POST"])
+@limits.per_address("signup-tries")
 def sign_up(request: HttpRequest) -> HttpResponse:
     """Make an account and log into it; the guest's games come along."""
     if request.user.is_authenticated:

@@ -190,6 +190,19 @@ class TestSignUp:
             assert Client().post(SIGNUP, bad, REMOTE_ADDR=ADDRESS).status_code == 400
         assert sign_up(Client(), 1).status_code == 302
 
+    def test_forms_sent_per_address_are_limited_and_refused_before_any_check(self, db, clock):
+        """A client sending sign-up forms as fast as it can is refused cheaply: past the
+        limit its form is not even read, so no account is made, whatever it holds."""
+        bad = {"username": "x", "password1": PASSWORD, "password2": "other"}
+        for _ in range(allowed("signup-tries")):
+            assert Client().post(SIGNUP, bad, REMOTE_ADDR=ADDRESS).status_code == 400
+        assert_too_many(sign_up(Client(), 1))
+        assert not get_user_model().objects.exists()
+        # Another address is not held up; a minute later this one is not either.
+        assert sign_up(Client(), 2, address="192.0.2.3").status_code == 302
+        clock.later(60)
+        assert sign_up(Client(), 1).status_code == 302
+
 
 class TestLogInForms:
     def test_log_in_forms_per_address_are_limited(self, db):

@@ -36,7 +36,8 @@ from django_tasks_db.models import DBTaskResult
 
 from .models import Analysis, WinnableDeal
 from .rules import Record, RecordError, position_from_text, replay
-from .rules.solver import find_winnable, heuristic_move, solve
+from .rules.solver import heuristic_move, solve
+from .services import winnability
 
 #: One line per failed task (a worker lost under it, or a search that ended in an error);
 #: settings.LOGGING mails it to ADMINS when they are set.
@@ -67,7 +68,7 @@ def find_winnable_deals(variant: str, start: int, count: int, seconds: float) ->
     """Search deals ``start``..``start + count - 1`` of ``variant`` for wins, ``seconds`` each,
     and store those whose moves replay to a win; the deal numbers stored."""
     recover_lost()
-    return store_winnable(variant, find_winnable(variant, start, count, seconds))
+    return store_winnable(variant, winnability.search_deals(variant, start, count, seconds))
 
 
 # -- the queue ------------------------------------------------------------------------------
@@ -317,6 +318,12 @@ def run_search(analysis_id: int) -> str:
     seconds = search_seconds(analysis.kind)
     with beating(analysis_id, analysis.created_at):
         result = solve(position, seconds=seconds)
+        if analysis.kind == Analysis.Kind.ANALYSIS:
+            # A search of a deal as dealt (none of the player's moves yet: at most the cards
+            # the deal sent home by themselves) tells how winnable its game is.
+            winnability.record_if_fresh(
+                game.variant, game.deal, position, seconds, result, as_dealt=not game.player_moves
+            )
         moves = [str(m) for m in result.moves]
         if hint and result.status != Analysis.Status.WON:
             guess = heuristic_move(position)

@@ -60,14 +60,22 @@ def record_search(variant: str, deal: int | str, seconds: float, result: SolveRe
 
 
 def record_if_fresh(
-    variant: str, deal: int | str, position: Position, seconds: float, result: SolveResult
+    variant: str,
+    deal: int | str,
+    position: Position,
+    seconds: float,
+    result: SolveResult,
+    *,
+    as_dealt: bool = False,
 ) -> bool:
     """Keep the answer of a search of ``position`` (say "can this still be won?") if that is
-    deal ``deal``'s first position, untouched; whether it was kept."""
+    deal ``deal``'s first position, untouched, or (``as_dealt``: the caller knows) that
+    position after only the cards the deal itself sent home, which lose no win; whether it
+    was kept."""
     number = int(deal) if str(deal).isascii() and str(deal).isdigit() else None
     if variant not in VARIANTS or not is_deal_number(number):
         return False
-    if position.key() != first_position(VARIANTS[variant], number).key():
+    if not as_dealt and position.key() != first_position(VARIANTS[variant], number).key():
         return False
     record_search(variant, number, seconds, result)
     return True

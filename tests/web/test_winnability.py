@@ -2,13 +2,18 @@
 of a deal from its start, and shown on the rules page, the game's page and the statistics."""
 
 import pytest
+from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
+from games import tasks
 from games.models import DealSearch
 from games.rules import VARIANTS, Move, first_position
 from games.rules.solver import LOST, UNKNOWN, WON, SolveResult
 from games.services import winnability
+
+from .conftest import post_move, start
+from .solver_support import ask, run_worker
 
 # Lucas deal 9002 is won in a fraction of a second.
 QUICK = ("lucas", 9002)
@@ -130,3 +135,30 @@ def test_an_answer_for_a_position_is_kept_only_at_the_deals_start(db):
     assert not winnability.record_if_fresh("snap", "5", position, 10, answer(WON))
     assert not winnability.record_if_fresh("maria", "x5", position, 10, answer(WON))
     assert [(r.deal, r.status) for r in DealSearch.objects.all()] == [("5", LOST)]
+
+
+class TestTheSitesOwnSearches:
+    """Every search the site runs on a fresh deal counts: the top-up of winnable deals, and
+    "Can this still be won?" asked before the player's first move (the deal's own automatic
+    moves lose no win)."""
+
+    def test_the_top_up_records_every_deal_it_tries(self, db):
+        tasks.find_winnable_deals.enqueue("lucas", 9002, 2, 2)
+        run_worker()
+        assert sorted(DealSearch.objects.values_list("deal", flat=True)) == ["9002", "9003"]
+
+    def test_can_this_still_be_won_at_the_deal_counts(self, client):
+        game = start(client, *QUICK)
+        assert game.player_moves == 0 and game.ply == game.automatic_ply
+        assert ask(client, "analysis", game).status_code == 200
+        run_worker()
+        row = DealSearch.objects.get()
+        assert (row.variant, row.deal, row.status) == ("lucas", "9002", WON)
+        assert row.seconds == settings.SOLVER_ANALYSIS_SECONDS
+
+    def test_can_this_still_be_won_after_a_move_does_not(self, client):
+        game = start(client, *QUICK)
+        post_move(client, game, "deal")
+        ask(client, "analysis", game)
+        run_worker()
+        assert not DealSearch.objects.exists()

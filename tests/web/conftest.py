@@ -17,8 +17,9 @@ HTMX = {"HX-Request": "true"}
 
 
 @pytest.fixture(autouse=True)
-def fresh_cache():
-    """An empty cache for every test: the log-in throttle counts failures in it."""
+def fresh_cache(db):
+    """An empty cache for every test: the log-in throttle counts failures in it. (With Redis,
+    clearing the cache clears its stand-in in the database too: hence ``db``.)"""
     cache.clear()
     yield
     cache.clear()

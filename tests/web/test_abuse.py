@@ -130,6 +130,7 @@ class TestErrorPages:
         assert "Bad request" in response.content.decode()
 
 
+@pytest.mark.django_db(transaction=True)  # the worker, run here, closes its connections
 class TestResetAnswersTheSame:
     def test_known_and_unknown_addresses_get_the_same_answer_and_one_task_each(self, db):
         make_user(email="alice@example.org")

@@ -276,6 +276,7 @@ class TestPasswordChange:
         assert "too short" in response.content.decode()
 
 
+@pytest.mark.django_db(transaction=True)  # the worker, run here, closes its connections
 class TestPasswordReset:
     def reset_link(self) -> str:
         run_worker()  # the mail goes through the task queue

@@ -216,6 +216,7 @@ class TestLogInForms:
 
 
 class TestResetMail:
+    @pytest.mark.django_db(transaction=True)  # the worker, run here, closes its connections
     def test_at_most_a_few_mails_to_one_address_an_hour(self, db):
         make_user(email="alice@example.org")
         for n in range(allowed("reset-email") + 2):

@@ -189,6 +189,7 @@ def test_every_page_in_every_language_has_no_error_and_no_english_left(player, l
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
+@pytest.mark.django_db(transaction=True)  # the worker, run here, closes its connections
 def test_the_password_reset_email_is_in_the_players_language(player, language):
     client = Client()
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = language

@@ -137,6 +137,7 @@ def test_an_answer_for_a_position_is_kept_only_at_the_deals_start(db):
     assert [(r.deal, r.status) for r in DealSearch.objects.all()] == [("5", LOST)]
 
 
+@pytest.mark.django_db(transaction=True)  # the worker, run here, closes its connections
 class TestTheSitesOwnSearches:
     """Every search the site runs on a fresh deal counts: the top-up of winnable deals, and
     "Can this still be won?" asked before the player's first move (the deal's own automatic

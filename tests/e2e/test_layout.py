@@ -274,3 +274,62 @@ def test_the_statistics_table_fits_a_laptop_and_scrolls_only_inside_itself_on_a_
     if size == "laptop":
         assert widths[2] <= widths[3], f"the table scrolls at 1280 pixels: {widths}"
     page.screenshot(path=str(SCREENSHOTS / f"statistics-{size}.png"), full_page=True)
+
+
+def luminance(rgb: str) -> float:
+    """The relative luminance (WCAG) of a computed colour, "rgb(r, g, b)"."""
+    channels = [int(float(c)) / 255 for c in rgb[rgb.index("(") + 1 : -1].split(",")[:3]]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: str, b: str) -> float:
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("pressed", ["true", "false"])
+def test_in_dark_mode_every_toolbar_button_reads_clearly(laptop_page, live_server, pressed):
+    page = laptop_page
+    page.emulate_media(color_scheme="dark")
+    open_deal(page, live_server, "forty-thieves")
+    page.wait_for_load_state()
+    if page.locator("#autoplay").get_attribute("aria-pressed") != pressed:
+        page.locator("#autoplay").click()
+        expect(page.locator("#autoplay")).to_have_attribute("aria-pressed", pressed)
+    colours = page.locator("#controls .button:visible").evaluate_all(
+        """es => es.map(e => { const s = getComputedStyle(e);
+            return [e.id, s.color, s.backgroundColor]; })"""
+    )
+    assert any(name == "autoplay" for name, _c, _b in colours)
+    for name, colour, background in colours:
+        assert contrast(colour, background) >= 4.5, (name, colour, background)
+
+
+@pytest.mark.parametrize("size", ["laptop", "tall_phone"])
+def test_the_table_stays_put_when_a_game_ends(request, size, live_server):
+    page = request.getfixturevalue(f"{size}_page")
+    open_deal(page, live_server, "forty-thieves")
+    page.wait_for_load_state()
+    top = table_top(page)
+    stock = page.locator(f'{BOARD} [data-pile="s"]').bounding_box()
+    page.once("dialog", lambda dialog: dialog.accept())
+    press_menu_button(page, "#give-up")
+    expect(page.locator(BOARD)).to_have_attribute("data-status", "given-up")
+    expect(page.locator("#controls")).to_have_count(0)
+    assert table_top(page) == top
+    assert page.locator(f'{BOARD} [data-pile="s"]').bounding_box() == stock
+
+
+def test_every_header_link_is_in_sight_on_a_phone_in_french(tall_phone_page, live_server):
+    page = tall_phone_page
+    open_deal(page, live_server, "forty-thieves")
+    page.locator("#language-choice").select_option("fr")
+    page.locator(".language-form button").click()
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    links = page.locator(".site-nav :is(a, button)")
+    assert links.count() >= 5
+    width = page.viewport_size["width"]
+    for link in links.all():
+        box = link.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, box

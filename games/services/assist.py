@@ -26,10 +26,10 @@ from django.db.models import F, QuerySet
 from django.tasks.base import TASK_MIN_PRIORITY
 from django.utils import timezone
 
-from .. import tasks
+from .. import store, tasks
 from ..models import Analysis, Game, WinnableDeal
 from ..owners import Owner
-from ..rules import Move
+from ..rules import IllegalMove, Move, MoveSyntaxError
 from ..rules.solver import solutions
 from .play import GameError, Outcome, StalePly, play_out, read_for_play
 
@@ -147,11 +147,15 @@ def busy_for(now) -> int:
 
 
 def _known_win(game: Game, kind: str) -> Analysis | None:
-    """A hint needs no search when a win from this board is known already: answered at once."""
+    """A hint needs no search when a win from this board is known already: answered at once,
+    with the rest of the win a search found for an earlier board when the player has played
+    along it (so that following the hints always goes on along one win, never back and forth
+    between two)."""
     if kind != Analysis.Kind.HINT:
         return None
     win = game.analyses.filter(version=game.version, status=Analysis.Status.WON).first()
-    if win is None:
+    moves = win.moves if win is not None else _win_played_along(game)
+    if not moves:
         return None
     return Analysis.objects.create(
         game=game,
@@ -159,9 +163,35 @@ def _known_win(game: Game, kind: str) -> Analysis | None:
         ply=game.ply,
         version=game.version,
         status=Analysis.Status.WON,
-        moves=win.moves,
+        moves=moves,
         finished_at=timezone.now(),
     )
+
+
+def _win_played_along(game: Game) -> list[str]:
+    """The rest of the latest win found for an earlier board of ``game`` whose moves the log
+    has followed since (the automatic moves may come in another order): the win's moves less
+    those played, if they win from the board as it is now (the engine checks every one);
+    else none."""
+    earlier = (
+        game.analyses.filter(status=Analysis.Status.WON, ply__lt=game.ply)
+        .order_by("-ply", "-pk")
+        .first()
+    )
+    if earlier is None or not earlier.moves:
+        return []
+    rest = list(earlier.moves)
+    for row in store.read_log_tail(game.pk, earlier.ply):
+        if row.notation not in rest:
+            return []
+        rest.remove(row.notation)
+    position = game.position()
+    try:
+        for text in rest:
+            position.play(Move.parse(text))
+    except (IllegalMove, MoveSyntaxError):
+        return []
+    return rest if position.is_won() else []
 
 
 def is_newcomer(game: Game) -> bool:

@@ -3,6 +3,8 @@ page asks for the answer until it is there, and the answer names a legal move in
 marks it for the board, without playing it. Every hint asked for counts on the game; a hint
 for a board that has changed since says it is out of date."""
 
+import itertools
+
 import pytest
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
@@ -19,6 +21,33 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 class TestHint:
+    def test_following_the_hints_goes_on_along_one_win_to_the_end(self, client):
+        """A player who plays every hinted move wins: once a search found a win, each next
+        hint is that win's next move, answered at once, never a step back the other way."""
+        game = near_win(client, 12)
+        client.post(url("autoplay", game), {"autoplay": "off"})  # every move the player's
+        ask(client, "hint", game)
+        run_worker()
+        played = []
+        for _step in range(40):
+            game.refresh_from_db()
+            if game.status == "won":
+                break
+            response = answer(client, "hint", game, game.version)
+            assert said(response).startswith("This move leads to a win: ")
+            move = shown_move(response)["move"]
+            assert post_move(client, game, move).status_code == 200
+            played.append(move)
+            game.refresh_from_db()
+            if game.status != "won":
+                ask(client, "hint", game)
+                assert not DBTaskResult.objects.ready().exists()  # known: no search queued
+        assert game.status == "won"
+        assert len(played) <= 12
+        for before, after in itertools.pairwise(played):
+            source, _sep, target = before.partition("-")
+            assert after != f"{target}-{source}", played  # never straight back
+
     def test_a_hint_shows_a_winning_move_without_playing_it(self, client):
         game = near_win(client, 5)
         before = (game.ply, game.version, log(game))

@@ -14,8 +14,8 @@
    moves the cards without laying out the page.
 
    Motion never blocks: a press, a key or a new request finishes what is moving at once, and
-   the move goes through. A Finish plays the moves out at a pace that ends within seconds, a
-   won game's cards then cascade off the foundations before the won panel shows; "Skip" (or a
+   the move goes through. A Finish plays the moves out within 5.5 s however many, a won
+   game's cards then cascade off the foundations before the won panel shows; "Skip" (or a
    click, or a key) ends either at once. Nothing moves under prefers-reduced-motion, nor when
    <html data-motion="off"> (the player's setting). Without this script the answers are the
    same; cards simply appear where they go. The time this script takes on each answer is
@@ -30,16 +30,20 @@
   const AUTO_GAP = 130;
   /** How long (ms) a card takes to turn over. */
   const TURN = 160;
-  /** A Finish plays its moves out within about this long (ms), each at least this far apart. */
-  const FINISH_TOTAL = 9000;
-  const FINISH_GAP = [45, 140];
+  /** A Finish's every flight and turn has ended within FINISH_TOTAL ms, however many moves it
+      has: each move sets off at most FINISH_GAP ms after the one before (less, and flights
+      overlap, when there are many), and flies for FINISH_FLIGHT ms, less as the moves grow
+      many, never below its first figure (still seen as a card moving). */
+  const FINISH_TOTAL = 5500;
+  const FINISH_GAP = 140;
+  const FINISH_FLIGHT = [120, 200];
   /** More moves than this in one answer are a Finish: played out at its own pace. */
   const FINISH_FROM = 12;
   /** The cascade: every card has left within about CASCADE_TOTAL ms, each at least
       CASCADE_GAP[0] and at most CASCADE_GAP[1] ms after the one before; the longest flight. */
-  const CASCADE_TOTAL = 1600;
-  const CASCADE_GAP = [15, 110];
-  const CASCADE_FLIGHT = 1800;
+  const CASCADE_TOTAL = 1000;
+  const CASCADE_GAP = [8, 100];
+  const CASCADE_FLIGHT = 1400;
   /** Classes of a card that say what is happening to it on the board, not what it is. */
   const STATES = ["picked", "drag-source", "hint-source", "target", "over"];
 
@@ -69,11 +73,24 @@
     "id", "href", "data-pick", "aria-label", "tabindex", "role", "name", "value", "type",
   ];
 
-  /** A copy of a card to fly in its place. */
+  /** What a copy of a card loses of the pile it lay on: the stock's count, a badge. */
+  const PILE_MARKS = ".count, .badge";
+  /** Classes of a card that belong to its pile's control, not to the card. */
+  const PILE_CLASSES = ["stock-button"];
+
+  /** A copy of a card to fly in its place: the card alone, a plain span (never the stock's
+      button, its count, or a control's look). */
   function copy(el) {
-    const card = el.cloneNode(true);
-    for (const name of UNCOPIED) card.removeAttribute(name);
-    card.classList.remove(...STATES);
+    const card = document.createElement("span");
+    card.className = el.className;
+    for (const attr of el.attributes) {
+      if (attr.name !== "class" && !UNCOPIED.includes(attr.name)) {
+        card.setAttribute(attr.name, attr.value);
+      }
+    }
+    card.append(...Array.from(el.childNodes, (node) => node.cloneNode(true)));
+    card.querySelectorAll(PILE_MARKS).forEach((mark) => mark.remove());
+    card.classList.remove(...STATES, ...PILE_CLASSES);
     card.classList.add("motion-card");
     card.setAttribute("aria-hidden", "true");
     return card;
@@ -105,7 +122,7 @@
           boxes: Array.from(ghost.querySelectorAll(":scope > .card"), box),
         }
       : null;
-    return { piles, dropped, back: b.querySelector(".card.back") };
+    return { piles, dropped };
   }
 
   // -- after: the moves, one after another -------------------------------------------------
@@ -123,17 +140,22 @@
     };
   }
 
-  /** The timing of each move: [start, duration] (ms). */
+  /** The timing of each move: [start, duration] (ms). A Finish's last move sets off early
+      enough for its flight and a turn after it to end within FINISH_TOTAL. */
   function timing(steps) {
     const out = [];
     const finish = steps.length > FINISH_FROM;
-    const gap = finish
-      ? Math.max(FINISH_GAP[0], Math.min(FINISH_GAP[1], FINISH_TOTAL / steps.length))
-      : AUTO_GAP;
+    let gap = AUTO_GAP;
+    let flight = AUTO;
+    if (finish) {
+      const even = FINISH_TOTAL / steps.length;
+      flight = Math.max(FINISH_FLIGHT[0], Math.min(FINISH_FLIGHT[1], even * 4));
+      gap = Math.min(FINISH_GAP, (FINISH_TOTAL - flight - TURN) / (steps.length - 1));
+    }
     let t = 0;
     steps.forEach((step, i) => {
       if (i > 0) t += i === 1 && !finish ? MOVE * 0.8 : gap;
-      out.push([t, finish || i === 0 ? MOVE : AUTO]);
+      out.push([t, finish ? flight : i === 0 ? MOVE : AUTO]);
     });
     return out;
   }
@@ -203,6 +225,9 @@
         tokens.push(top);
       }
       moving.forEach((token) => {
+        // A card still flying when it moves again turns towards its new place there.
+        const last = token.path[token.path.length - 1];
+        if (last && last.t1 > t0) last.t1 = Math.max(t0, last.t0 + 1);
         token.path.push({ t0, t1: t0 + d, pile: step.to, index: target.length, step: i });
         target.push(token);
         if (deal) token.flips.push({ t: step.to === "s" ? t0 : t0 + d, up: step.to !== "s" });
@@ -297,7 +322,7 @@
     const animations = [];
     for (const token of moved) {
       const until = token.real ? token.done : token.gone;
-      const sides = { face: faceOf(token, faces), back: backOf(token, old) };
+      const sides = { face: faceOf(token, faces), back: backOf(token) };
       const size = token.start.w || !token.path.length ? token.start : token.path[0].box;
       const shown = [];
       for (const [side, el] of Object.entries(sides)) {
@@ -352,14 +377,16 @@
   }
 
   /** The face-down side, if it is ever face down. */
-  function backOf(token, old) {
+  function backOf(token) {
     const down = !token.up || token.flips.some((f) => !f.up);
     if (!down) return null;
     if (token.el && !token.up) return copy(token.el);
     if (token.real && token.real.classList.contains("back")) return copy(token.real);
-    if (old.back) return copy(old.back);
+    // A card of the stock: a plain back, not the stock's button with its count.
     const back = document.createElement("span");
     back.className = "card back motion-card";
+    back.dataset.card = "down";
+    back.setAttribute("aria-hidden", "true");
     return back;
   }
 
@@ -504,9 +531,34 @@
 
   // -- running and stopping ----------------------------------------------------------------
 
+  /** Whether two boxes overlap. */
+  function overlap(a, b) {
+    return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+  }
+
+  /** Show or hide "Skip": in the window's lower right corner, over the table, or just above
+      the message there when it would cover the message's text. */
   function skipButton(shown) {
     const skip = document.getElementById("motion-skip");
-    if (skip) skip.hidden = !shown;
+    if (!skip) return;
+    skip.hidden = !shown;
+    skip.style.bottom = "";
+    if (shown) placeSkip();
+  }
+
+  /** Move "Skip" above the message it would cover (the answer's message may come in after
+      the board, or later). */
+  function placeSkip() {
+    const skip = document.getElementById("motion-skip");
+    if (!skip || skip.hidden) return;
+    skip.style.bottom = "";
+    const own = box(skip);
+    const said = document.querySelectorAll(".notices .message, .notices .assist-answer");
+    const texts = Array.from(said, box)
+      .filter((text) => text.w && text.h && overlap(own, text));
+    if (!texts.length) return;
+    const top = Math.min(...texts.map((text) => text.y));
+    skip.style.bottom = `${Math.max(window.innerHeight - top + 8, 0)}px`;
   }
 
   /** End what is moving at once: every card where it is going, the won panel shown. */
@@ -579,7 +631,9 @@
     before = off() ? null : measure(b);
     performance.measure("motion: measure", { start });
   });
+  document.addEventListener("htmx:afterSettle", placeSkip);
   document.addEventListener("htmx:afterSwap", () => {
+    placeSkip();
     if (!before) return;
     const old = before;
     before = null;

@@ -35,6 +35,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 #: The viewports of the done-when: a desktop and a phone.
 SIZES = {"desktop": {"width": 1280, "height": 720}, "phone": {"width": 390, "height": 844}}
 
+#: A Finish's flights and turns all end within this long (ms), however many moves it plays
+#: (docs/motion.md); a Finish of this many moves is a long one.
+FINISH_BOUND_MS = 5500
+LONG_FINISH = 350
+
 #: Where the stand-in of the card ``code`` is, and where the card itself, at ``at``: "start"
 #: (the moment it sets off), "end" (just before the card itself shows again), or a time (ms).
 FLIGHT = """([code, at]) => {
@@ -305,6 +310,13 @@ def test_the_skip_button_ends_a_finish_at_once(phone_page, live_server, screensh
     page.set_viewport_size(SIZES["phone"])
     page.locator("#finish").click()
     expect(page.locator("#motion-skip")).to_be_visible()
+    # "Skip" covers none of the message that says what the Finish did.
+    message = page.locator("#announce .message")
+    expect(message).to_contain_text("Finished")
+    skip, said = box(page.locator("#motion-skip")), box(message)
+    apart = skip[1] + skip[3] <= said[1] or said[1] + said[3] <= skip[1]
+    assert apart or skip[0] + skip[2] <= said[0] or said[0] + said[2] <= skip[0]
+    screenshot(page, "finish-skip-phone")
     page.locator("#motion-skip").click()
     expect(page.locator(".motion-layer")).to_have_count(0)
     expect(page.locator(BOARD).locator(".outcome")).to_be_visible()
@@ -415,5 +427,45 @@ def test_the_finish_that_shows_itself_plays_the_win_out_too(page, live_server):
     assert len(steps) >= 5
     expect(page.locator(BOARD).locator(".outcome")).to_be_hidden()
     wait_until(page, "document.querySelector('#board.cascading')")
+    page.locator("#motion-skip").click()
+    expect(page.locator(BOARD).locator(".outcome")).to_be_visible()
+
+
+def test_a_card_dealt_from_the_stock_flies_as_a_plain_card(page, live_server):
+    open_deal(page, live_server, "forty-thieves", 3)
+    expect(pile(page, "s").locator(".count")).not_to_have_text("")
+    pile(page, "s").locator("button").click()
+    wait_until(page, "document.querySelector('.motion-layer [data-card]')")
+    flying = page.evaluate(
+        """Array.from(document.querySelectorAll('.motion-layer > .card'), c => ({
+            tag: c.tagName, text: c.textContent.trim(), back: c.classList.contains('back'),
+            marks: c.querySelectorAll('.count, .badge').length,
+            button: c.classList.contains('stock-button')}))"""
+    )
+    backs = [one for one in flying if one["back"]]
+    assert backs, "the dealt card sets off face down"
+    for one in backs:
+        assert one == {"tag": "SPAN", "text": "", "back": True, "marks": 0, "button": False}
+    assert not any(one["marks"] or one["button"] for one in flying)
+    resume(page)
+
+
+#: The end (ms) of the last flight or turn of the moves played out, read from the animations.
+LAST_FLIGHT = """Math.max(...document.getAnimations()
+    .filter(a => a.effect && a.effect.target && a.effect.target.closest('.motion-layer'))
+    .map(a => a.effect.getComputedTiming().endTime))"""
+
+
+def test_a_long_finish_ends_its_flights_within_the_documented_bound(page, live_server):
+    page.set_viewport_size(SIZES["desktop"])
+    open_near_win(page, live_server, moves_left=LONG_FINISH)
+    ask_for_the_win(page)
+    page.locator("#finish").click()
+    expect(page.locator(BOARD)).to_have_attribute("data-status", "won")
+    steps = page.evaluate("JSON.parse(document.getElementById('motion').dataset.steps)")
+    assert len(steps) >= 300  # the search's own line: about as long as the moves left
+    wait_until(page, "document.querySelectorAll('.motion-layer [data-card]').length > 0")
+    assert not page.evaluate("!!document.querySelector('#board.cascading')")
+    assert 0 < page.evaluate(LAST_FLIGHT) <= FINISH_BOUND_MS
     page.locator("#motion-skip").click()
     expect(page.locator(BOARD).locator(".outcome")).to_be_visible()

@@ -29,7 +29,9 @@ class Clock:
     fall in one window, whenever it runs."""
 
     def __init__(self, monkeypatch):
-        self.now = time.time()
+        # At the start of an hour: every window (a minute, a quarter, an hour) starts with the
+        # test, so a test's later() never crosses into a new window by the hour it runs at.
+        self.now = time.time() // 3600 * 3600 + 1
         monkeypatch.setattr(time, "time", lambda: self.now)
 
     def later(self, seconds: float) -> None:

@@ -21,6 +21,7 @@ from games.services import assist
 
 from .conftest import start, url
 from .solver_support import answer, ask, near_win, run_worker, said
+from .test_limits import Clock
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -105,6 +106,13 @@ class TestTheBound:
         assert said(response).startswith("This move leads to a win")
 
 
+@pytest.fixture
+def stopped_clock(monkeypatch):
+    """The limits' clock stopped at the top of an hour: no count crosses a minute's window."""
+    return Clock(monkeypatch)
+
+
+@pytest.mark.usefixtures("stopped_clock")
 class TestPerClient:
     def test_past_its_limit_a_client_is_told_to_wait(self, settings):
         settings.SOLVER_SEARCHES_PER_CLIENT = (2, 60)

@@ -64,7 +64,8 @@ bench: $(STAMP)
 
 # The solver on deals of every game it was never tuned on: SECONDS per deal, COUNT deals from
 # START, beside the solver of git revision SOLVER_BASELINE (whose answers are kept in
-# test-artifacts/bench-solver/ and read back: run with ONLY=baseline first to fill them).
+# tests/bench/solver-baseline-<commit>.json and read back: for another revision or other
+# deals, run with ONLY=baseline first to fill them).
 SECONDS ?= 10
 COUNT ?= 30
 START ?= 9001

@@ -13,9 +13,10 @@ each game, so the figure is that game's), and the machine's load average when th
 solved: the budget is wall-clock seconds, so a loaded machine gives fewer positions.
 
 The earlier version's answers never change for the same deal and seconds: they are kept in
-test-artifacts/bench-solver/results-<commit>.json and read back instead of solved again (the
-output says how many). Run ``--only baseline`` early (say with ``nice``) to fill that file,
-and the whole command later. Every win either solver returns has been replayed by the engine.
+tests/bench/solver-baseline-<commit>.json, committed with the bench, and read back instead of
+solved again (the output says how many). For another revision or other deals, run ``--only
+baseline`` first (say with ``nice``) to fill that file, and the whole command later. Every win
+either solver returns has been replayed by the engine.
 """
 
 import argparse
@@ -33,6 +34,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "bench-solver"
+#: The earlier solvers' answers, one file per commit, kept beside this script.
+KEPT = Path(__file__).resolve().parent
 #: The solver as it stood before the portfolio's depth-first line and the proofs of loss.
 DEFAULT_BASELINE = "c118b78"
 
@@ -177,7 +180,7 @@ def main(argv: list[str] | None = None) -> None:
     lines = []  # (label, root, store)
     if not args.no_baseline and args.only != "new":
         commit, tree = baseline_tree(args.baseline)
-        store = Store(ARTIFACTS / f"results-{commit[:12]}.json")
+        store = Store(KEPT / f"solver-baseline-{commit[:12]}.json")
         lines.append((f"base {commit[:7]}", tree, store))
         print(f"base: the solver of commit {commit[:12]}, answers kept in {store.path}")
     if args.only != "baseline":

@@ -20,7 +20,7 @@ What may be built on what comes from the engine's tables (``games.rules.builds``
 from typing import NamedTuple
 
 from ..builds import FITS, PARENTS, SUITS_BUILT_ON
-from ..moves import COLUMN, FOUNDATION, MOVE_TABLE, STOCK, WASTE
+from ..moves import COLUMN, DEAL, FOUNDATION, MOVE_TABLE, REDEAL, STOCK, WASTE, Move
 from ..position import Position
 from ..variants import Variant
 
@@ -31,6 +31,8 @@ MAX_CACHED = 400_000
 #: A rough size of one cache entry (its key, value and slot; measured with tracemalloc, with
 #: room to spare), for the memory budget: ``solve`` gives the caches a share of it.
 BYTES_PER_CACHED = 200
+#: The score caches a ``Game`` keeps.
+CACHES = 5
 
 
 class Weights(NamedTuple):
@@ -88,23 +90,37 @@ class Game:
         self._run: dict[bytes, int] = {}
         self._waste_score: dict[bytes, int] = {}
         self._needed: dict[bytes, tuple[int, ...]] = {}
+        self._found_key: dict[bytes, tuple[bytes, int]] = {}
         #: Each cache is emptied once it holds more entries than this (see ``cache_budget``).
-        self.cache_limit = MAX_CACHED // 4
+        self.cache_limit = MAX_CACHED // CACHES
         # Waste cards may go home by themselves unless taking one out of the waste changes how
         # later passes deal their threes (Little Forty with redeals left).
         self.waste_safe_always = self.stock_deal == 1
 
     def cache_size(self) -> int:
-        return len(self._col_score) + len(self._run) + len(self._waste_score) + len(self._needed)
+        return (
+            len(self._col_score)
+            + len(self._run)
+            + len(self._waste_score)
+            + len(self._needed)
+            + len(self._found_key)
+        )
 
     def largest_cache(self) -> int:
-        return max(len(self._col_score), len(self._run), len(self._waste_score), len(self._needed))
+        return max(
+            len(self._col_score),
+            len(self._run),
+            len(self._waste_score),
+            len(self._needed),
+            len(self._found_key),
+        )
 
     def clear_caches(self) -> None:
         self._col_score.clear()
         self._run.clear()
         self._waste_score.clear()
         self._needed.clear()
+        self._found_key.clear()
 
     # -- conversion -------------------------------------------------------------------------
 
@@ -123,17 +139,30 @@ class Game:
 
     # -- keys and scores --------------------------------------------------------------------
 
+    def found_key(self, found: bytes) -> tuple[bytes, int]:
+        """The foundations as the key sees them (the slots of each side sorted), and the
+        cards they hold."""
+        known = self._found_key.get(found)
+        if known is None:
+            if self.devils:
+                f = bytes(sorted(found[:4])) + bytes(sorted(found[4:]))
+            else:
+                f = bytes(sorted(found))
+            if len(self._found_key) >= self.cache_limit:
+                self._found_key.clear()
+            known = self._found_key[found] = (f, sum(v >> 2 for v in found))
+        return known
+
     def key(self, state: tuple) -> int:
+        """A 64-bit hash of the state's key. The columns count as a set through the sum of
+        their hashes (a ``bytes`` keeps its hash, and most columns are shared with the parent
+        state), which spares sorting and joining them."""
         cols, found, stock, waste, redeals = state
-        if self.devils:
-            f = bytes(sorted(found[:4])) + bytes(sorted(found[4:]))
-        else:
-            f = bytes(sorted(found))
+        known = self._found_key.get(found)
+        f = (known or self.found_key(found))[0]
         if self.stock_deal == 1:
-            tail = bytes((len(stock),)) + waste
-        else:
-            tail = bytes((len(stock), redeals)) + stock + SEP + waste
-        return hash(SEP.join(sorted(cols)) + SEP + f + SEP + tail)
+            return hash((sum(map(hash, cols)), f, len(stock), waste))
+        return hash((sum(map(hash, cols)), f, redeals, stock, waste))
 
     def col_score(self, col: bytes) -> int:
         score = self._col_score.get(col)
@@ -197,18 +226,15 @@ class Game:
     def score(self, state: tuple) -> int:
         cols, found, stock, waste, _ = state
         w = self.weights
+        cached = self._col_score.get
         colscore = self.col_score
         s = 0
-        empty = 0
         for col in cols:
-            if col:
-                s += colscore(col)
-            else:
-                empty += 1
-        home = 0
-        for v in found:
-            home += v >> 2
-        s += self.waste_score(waste) - w.home * home - w.empty * empty
+            v = cached(col)
+            s += colscore(col) if v is None else v
+        v = self._waste_score.get(waste)
+        s += self.waste_score(waste) if v is None else v
+        s -= w.home * self.found_key(found)[1] + w.empty * cols.count(b"")
         if w.need:
             s += w.need * self.need_depth(cols, found, stock, waste)
         return s
@@ -346,16 +372,20 @@ class Game:
             if not done:
                 return (cols, found, stock, waste, redeals)
 
-    def moves(self, state: tuple) -> list[tuple[int, int, int]]:
+    def moves(self, state: tuple) -> list[Move]:
         """The moves worth trying: every legal move but the pointless symmetric ones."""
         cols, found, stock, waste, redeals = state
-        out = []
+        out: list[Move] = []
         append = out.append
-        tops: dict[int, list[int]] = {}
+        tops: dict[int, tuple[int, ...]] = {}
         empty = -1
         for j, col in enumerate(cols):
             if col:
-                tops.setdefault(col[-1], []).append(j)
+                c = col[-1]
+                if c in tops:
+                    tops[c] += (j,)
+                else:
+                    tops[c] = (j,)
             elif empty < 0:
                 empty = j
         parents = self.parents
@@ -363,30 +393,48 @@ class Game:
         tget = tops.get
         takes = found[: self.nleft]
         if waste:
+            row = MOVE_TABLE[WASTE]
             c = waste[-1]
-            i = home_slot(found, c) if c in takes or c < 4 else -1
-            if i >= 0:
-                append((WASTE, FOUNDATION + i, 1))
+            if c in takes or c < 4:
+                i = home_slot(found, c)
+                if i >= 0:
+                    append(row[FOUNDATION + i][1])
             for p in parents[c]:
                 for t in tget(p, ()):
-                    append((WASTE, COLUMN + t, 1))
+                    append(row[COLUMN + t][1])
             if empty >= 0:
-                append((WASTE, COLUMN + empty, 1))
+                append(row[COLUMN + empty][1])
         sequences = self.sequences
         devils = self.devils
         prune = self.prune
         fits = self.fits
+        run_length = self.run_length
         for j, col in enumerate(cols):
             if not col:
                 continue
-            src = COLUMN + j
+            row = MOVE_TABLE[COLUMN + j]
             c = col[-1]
-            i = home_slot(found, c) if c in takes or c < 4 else -1
-            if i >= 0:
-                append((src, FOUNDATION + i, 1))
+            if c in takes or c < 4:
+                i = home_slot(found, c)
+                if i >= 0:
+                    append(row[FOUNDATION + i][1])
             n = len(col)
-            run = self.run_length(col) if sequences else 1
-            if prune and run > 1:
+            # The card under the top one, when the top one is built on it (a face-down card
+            # takes none).
+            on = n > 1 and fits[c][col[-2]]
+            if not (on and sequences):
+                # The shortcut of the heuristic search: a card that sits on a card it may be
+                # built on moves only to an empty column (to dig) or home. (A column's card is
+                # never built on a card of its own column's top.)
+                if not (prune and on):
+                    for p in parents[c]:
+                        for t in tget(p, ()):
+                            append(row[COLUMN + t][1])
+                if empty >= 0 and n > 1:
+                    append(row[COLUMN + empty][1])
+                continue
+            run = run_length(col)
+            if prune:
                 # Whole runs only, or the part of a run that lets the card under it go home.
                 ks = [run]
                 for k in range(1, run):
@@ -396,16 +444,11 @@ class Game:
             else:
                 ks = range(1, run + 1)
             for k in ks:
-                b = col[-k]
-                # The shortcut of the heuristic search: a card that sits on a card it may be
-                # built on moves only to an empty column (to dig) or home.
-                if not (prune and run == 1 and n > k and fits[b][col[-k - 1]]):
-                    for p in parents[b]:
-                        for t in tget(p, ()):
-                            if t != j:
-                                append((src, COLUMN + t, k))
+                for p in parents[col[-k]]:
+                    for t in tget(p, ()):
+                        append(row[COLUMN + t][k])
                 if empty >= 0 and k < n and (k == 1 or not devils):
-                    append((src, COLUMN + empty, k))
+                    append(row[COLUMN + empty][k])
             if devils and run >= 13 and (col[-13] >> 2) == 12:
                 s = col[-13] & 3
                 slot = -1
@@ -418,21 +461,21 @@ class Game:
                         slot = -2
                         break
                 if slot >= 0:
-                    append((src, FOUNDATION + slot, 13))
+                    append(row[FOUNDATION + slot][13])
         if devils:
             for i in range(4):
                 v = found[i]
                 if v >= 4:
-                    c = v - 4
-                    for p in parents[c]:
+                    row = MOVE_TABLE[FOUNDATION + i]
+                    for p in parents[v - 4]:
                         for t in tget(p, ()):
-                            append((FOUNDATION + i, COLUMN + t, 1))
+                            append(row[COLUMN + t][1])
                     if empty >= 0:
-                        append((FOUNDATION + i, COLUMN + empty, 1))
+                        append(row[COLUMN + empty][1])
         if stock:
-            append((STOCK, WASTE, 0))
+            append(DEAL)
         elif waste and redeals:
-            append((WASTE, STOCK, 0))
+            append(REDEAL)
         return out
 
     def apply(self, state: tuple, move: tuple[int, int, int]) -> tuple:
@@ -466,15 +509,71 @@ class Game:
         return (cols, found, stock, waste, redeals)
 
     def children(self, state: tuple) -> list[tuple[list, tuple]]:
-        """(moves, state) for each move worth trying, safe moves played after it."""
+        """(moves, state) for each move worth trying, safe moves played after it.
+
+        ``state`` has no safe move left to play (the search plays them all), so after a move
+        only the cards it turns up or brings to a top may go home, unless the foundations
+        changed: the full round of safe moves is played only then.
+        """
         out = []
+        cols, found, stock, waste, redeals = state
+        safe_moves = self.safe_moves
+        takes = found[: self.nleft]
+        home_slot = self.home_slot
+        safe = self.safe
         apply = self.apply
-        autos = self.autos if self.safe_moves else None
+        autos = self.autos
+        waste_ok = self.waste_safe_always
         for move in self.moves(state):
+            src, dst, count = move
+            if src >= COLUMN and dst >= COLUMN:
+                j = src - COLUMN
+                t = dst - COLUMN
+                col = cols[j]
+                rest = col[:-count]
+                new = list(cols)
+                new[t] = cols[t] + col[-count:]
+                if rest:
+                    c = rest[-1]
+                    if c >= DOWN:
+                        c -= DOWN
+                        rest = rest[:-1] + _UP[c]
+                    new[j] = rest
+                    child = (tuple(new), found, stock, waste, redeals)
+                    if (
+                        safe_moves
+                        and (c in takes or c < 4)
+                        and home_slot(found, c) >= 0
+                        and safe(found, c)
+                    ):
+                        played = [move]
+                        out.append((played, autos(child, played)))
+                        continue
+                else:
+                    new[j] = rest
+                    child = (tuple(new), found, stock, waste, redeals)
+                out.append(([move], child))
+                continue
             child = apply(state, move)
-            played = [MOVE_TABLE[move[0]][move[1]][move[2]]]
-            if autos is not None:
-                child = autos(child, played)
+            played = [move]
+            if safe_moves:
+                if FOUNDATION <= src < COLUMN or FOUNDATION <= dst < COLUMN:
+                    # A foundation took a card (or gave one back, in Forty Devils): any card
+                    # may go home now.
+                    child = autos(child, played)
+                else:
+                    # The top of the waste, of the column the card left or of the column it
+                    # went to may go home (a waste card may go to a column and on home).
+                    ccols, cfound, _, cwaste, credeals = child
+                    tops = [ccols[dst - COLUMN][-1]] if dst >= COLUMN else []
+                    if src >= COLUMN and ccols[src - COLUMN]:
+                        tops.append(ccols[src - COLUMN][-1])
+                    if cwaste and (waste_ok or credeals == 0):
+                        tops.append(cwaste[-1])
+                    for c in tops:
+                        if (c in takes or c < 4) and home_slot(cfound, c) >= 0 and safe(cfound, c):
+                            child = autos(child, played)
+                            break
             out.append((played, child))
         return out
 
@@ -484,6 +583,10 @@ def _pop(col: bytes, count: int) -> bytes:
     if rest and rest[-1] >= DOWN:
         rest = rest[:-1] + bytes((rest[-1] - DOWN,))
     return rest
+
+
+#: _UP[c]: card ``c`` face up, as a one-byte ``bytes``.
+_UP = [bytes((c,)) for c in range(DOWN)]
 
 
 def _replace(cols: tuple, j: int, col: bytes) -> tuple:
@@ -520,13 +623,13 @@ def game_for(
 
 def cache_budget(games: list[Game], max_bytes: float | None) -> int:
     """Bound the score caches by ``max_bytes`` (all of them, of every game) for a search that
-    uses ``games``: the caches of the other games are emptied, and each of the four caches of
-    these games is kept under an equal share. The most bytes the caches may then hold."""
+    uses ``games``: the caches of the other games are emptied, and each of the caches of these
+    games is kept under an equal share. The most bytes the caches may then hold."""
     entries = MAX_CACHED
     if max_bytes is not None:
         entries = min(entries, int(max_bytes // BYTES_PER_CACHED))
     used = {id(g) for g in games}
-    per_cache = max(1, entries // (4 * max(1, len(used))))
+    per_cache = max(1, entries // (CACHES * max(1, len(used))))
     for g in _GAMES.values():
         if id(g) not in used:
             g.clear_caches()
@@ -534,7 +637,7 @@ def cache_budget(games: list[Game], max_bytes: float | None) -> int:
         g.cache_limit = per_cache
         if g.largest_cache() > per_cache:
             g.clear_caches()
-    return per_cache * 4 * len(used) * BYTES_PER_CACHED
+    return per_cache * CACHES * len(used) * BYTES_PER_CACHED
 
 
 def cache_bytes() -> int:

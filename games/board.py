@@ -12,11 +12,12 @@ touched need drawing again (``pile_views``), with the new list.
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from html import escape
 from urllib.parse import quote
 
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from .rules import Position, card_name
 from .rules.played import split_move
@@ -59,8 +60,7 @@ class CardView:
     def __post_init__(self) -> None:
         if self.card is None:
             self.name = "down"
-            self.label = _("face-down card")
-            self.spoken_html = escape(self.label)
+            self.label, self.spoken_html = _face_down(get_language())
             self.corner = self.suit = self.face_html = ""
             self.classes = "card back"
         else:
@@ -72,7 +72,7 @@ class CardView:
                 self.classes,
                 self.spoken_html,
                 self.face_html,
-            ) = _face(self.card)
+            ) = _face(get_language(), self.card)
         self.spoken = self.label
         self.query = f"?pick={quote(self.pick, safe='')}" if self.pick else ""
         if self.picked:
@@ -93,9 +93,13 @@ FACE = (
 )
 
 
-def _face(card: int) -> tuple[str, str, str, str, str, str, str]:
+# A card's words and marks are the same on every board in a language: worked out once per
+# (language, card) and kept. A move draws a dozen cards, each three translations and three
+# escapes (see docs/performance.md); the tables hold at most 53 entries per language.
+@lru_cache(maxsize=1024)
+def _face(language: str | None, card: int) -> tuple[str, str, str, str, str, str, str]:
     """A face-up card's name, label, corner, suit and classes, then its label escaped and its
-    face's markup (``FACE``)."""
+    face's markup (``FACE``), in ``language`` (the active one: the words are looked up in it)."""
     suit = SUIT_MARKS[card & 3]
     red = (card & 3) in (1, 2)
     label = card_label(card)
@@ -109,6 +113,13 @@ def _face(card: int) -> tuple[str, str, str, str, str, str, str]:
         escape(label),
         FACE.format(escape(corner), escape(suit)),
     )
+
+
+@lru_cache(maxsize=64)
+def _face_down(language: str | None) -> tuple[str, str]:
+    """A face-down card's label in ``language`` (the active one), and the label escaped."""
+    label = _("face-down card")
+    return label, escape(label)
 
 
 def _pile_label(kind: str, number: int, count: int) -> str:

@@ -16,7 +16,6 @@ No words here: the page says what happened in the announcement; this is for the 
 import json
 from dataclasses import dataclass, field
 
-from django.utils.html import format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from ..board import CardView
@@ -84,9 +83,13 @@ def _step(played: Played, source: str, target: str, face: str) -> dict:
 
 
 def _faces(views) -> SafeString:
-    """Each card drawn face up, as the board draws it (its face's markup is escaped already)."""
-    return format_html_join(
-        "",
-        '<span class="{}" data-card="{}">{}</span>',
-        ((view.classes, view.name, mark_safe(view.face_html)) for view in views),
+    """Each card drawn face up, as the board draws it (its classes and name are the board's
+    own words, its face's markup is escaped already)."""
+    return mark_safe(
+        "".join(
+            [
+                f'<span class="{view.classes}" data-card="{view.name}">{view.face_html}</span>'
+                for view in views
+            ]
+        )
     )

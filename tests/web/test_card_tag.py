@@ -1,6 +1,9 @@
 """The board's tags: piles, the table's state, the counters, the poll and the announcement, as
 HTML written in Python for speed."""
 
+import pytest
+from django.utils import translation
+
 from games import board
 from games.board import CardView, PileView, build_board, pile_views
 from games.models import Game
@@ -8,6 +11,14 @@ from games.rules import VARIANTS, card_name, first_position
 from games.templatetags.cards import announcement, game_info, pile, piles, poll, table_state
 
 TEN_OF_HEARTS = next(c for c in range(104) if card_name(c) == "TH")
+
+
+@pytest.fixture
+def faces_afresh():
+    """Cards' words are kept per language once looked up: drawn afresh here, and after."""
+    board._face.cache_clear()
+    yield
+    board._face.cache_clear()
 
 
 def column(*cards: CardView) -> PileView:
@@ -34,12 +45,25 @@ class TestCards:
         assert 'class="card red picked" href="/g/abc/"' in html
         assert 'aria-label="Ten of Hearts, picked up"' in html
 
+    def test_a_card_speaks_the_language_in_force_each_time(self):
+        """The words of a card are kept per language: a French page after an English one (in
+        one process) says "Dix de cœur", and the English one after it "Ten of Hearts"."""
+        for language, words, down in [
+            ("en", "Ten of Hearts", "face-down card"),
+            ("fr", "Dix de cœur", "carte face cachée"),
+            ("en", "Ten of Hearts", "face-down card"),
+        ]:
+            with translation.override(language):
+                html = pile(column(CardView(None), CardView(TEN_OF_HEARTS)), "/g/abc/")
+            assert f'aria-label="{words}"' in html
+            assert f'aria-label="{down}"' in html
+
     def test_a_card_that_cannot_be_picked_up_is_an_image(self):
         html = pile(column(CardView(TEN_OF_HEARTS)), "/g/abc/")
         assert '<span class="card red" data-card="TH" role="img" ' in html
         assert "href" not in html and "data-pick" not in html
 
-    def test_words_are_escaped(self, monkeypatch):
+    def test_words_are_escaped(self, monkeypatch, faces_afresh):
         """A card's words (a translation may hold quotes) are escaped, picked up or not, and
         so is the game's URL."""
         monkeypatch.setattr(board, "card_label", lambda card: 'Dix de "cœur" <&>')

@@ -131,8 +131,8 @@ class Outcome:
     ``played``: the moves played (the player's, then any automatic ones), or for an undo the
     moves taken back. ``changed``: the piles those moves touched, when the game is in play
     before and after (None otherwise): the rest of the board is as it was, so an answer may
-    show only these. ``before``: how many of the player's own moves the log had, and whether
-    the game had moves to redo, before.
+    show only these. ``before``: how many of the player's own moves the log had, whether the
+    game had moves to redo, and whether its win was certain (``Game.finish``), before.
     """
 
     game: Game
@@ -140,7 +140,7 @@ class Outcome:
     event: str
     played: list[Played] = field(default_factory=list)
     changed: frozenset[str] | None = None
-    before: tuple[int, bool] = (0, False)
+    before: tuple[int, bool, bool] = (0, False, False)
 
 
 # -- starting -------------------------------------------------------------------------------
@@ -327,7 +327,7 @@ def undo(owner: Owner, public_id: str, ply: int, version: int | None, *, away: i
     position = _position_at(game, before, tail[:start])
     group = [Move.parse(row.notation) for row in tail[start:]]
     was_playing = game.status == Game.Status.PLAYING
-    was = (game.player_moves, bool(game.redo))
+    was = _before(game)
     ahead = position.copy()
     taken_back = [play_one(ahead, move, automatic=n > 0) for n, move in enumerate(group)]
     game.redo = [*game.redo, [str(move) for move in group]]
@@ -354,7 +354,7 @@ def redo(owner: Owner, public_id: str, ply: int, version: int | None, *, away: i
     if not game.redo:
         raise NothingToRedo(game)
     group = [Move.parse(text) for text in game.redo[-1]]
-    was = (game.player_moves, bool(game.redo))
+    was = _before(game)
     game.redo = game.redo[:-1]
     return _play_moves(
         owner, game, game.position(), group, autoplay=False, event="redone", before=was, away=away
@@ -483,15 +483,14 @@ def _play_moves(
     *,
     autoplay: bool,
     event: str = "moved",
-    before: tuple[int, bool] | None = None,
+    before: tuple[int, bool, bool] | None = None,
     away: int = 0,
 ) -> Outcome:
     """Play ``moves`` (the first the player's; in a redo the rest are automatic), then safe
-    moves home if ``autoplay``, as long as the log has room; store them all. ``before``: the
-    player's moves in the log and whether the game had moves to redo before the action (if it
-    changed them)."""
+    moves home if ``autoplay``, as long as the log has room; store them all. ``before``: what
+    ``Outcome.before`` says, from before the action (if it changed it already)."""
     played: list[Played] = []
-    was = before or (game.player_moves, bool(game.redo))
+    was = before or _before(game)
     redone = event == "redone"
     for n, move in enumerate(moves):
         played.append(play_one(position, move, automatic=redone and n > 0))
@@ -511,6 +510,12 @@ def _play_moves(
     _save(owner, game, position, rows, away=away)
     changed = _piles(p.move for p in played)
     return Outcome(game, position, event, played, _still_playing(game, changed), was)
+
+
+def _before(game: Game) -> tuple[int, bool, bool]:
+    """What an answer compares after an action (``Outcome.before``): the player's moves,
+    whether there are moves to redo, whether the win is certain."""
+    return game.player_moves, bool(game.redo), bool(game.finish)
 
 
 def _with_checkpoints(game: Game, after: Position, rows: list[store.NewMove]) -> list:

@@ -3,9 +3,9 @@
 ``{% piles views game_url %}`` (and ``{% pile view game_url %}``): piles of the board
 (``games.board.PileView``). A board draws some fifty cards, and the template engine spent about
 50 µs on each card's dozen lookups and escapes; these write the same markup in a few µs.
-``{% table_state %}``, ``{% game_info %}`` and ``{% announcement %}``: the rest of what a
-move's answer holds (the partial ``move-answer`` of games/play.html); ``{% poll %}``, the
-catch-up poll. The rest of the board stays in games/play.html.
+``{% table_state %}``, ``{% game_info %}``, ``{% motion_data %}`` and ``{% announcement %}``:
+the rest of what a move's answer holds (the partial ``move-answer`` of games/play.html);
+``{% poll %}``, the catch-up poll. The rest of the board stays in games/play.html.
 
 Each pile is a group (``id="pile-t3"``, ``data-pile="t3"``) holding its cards:
 
@@ -101,6 +101,18 @@ def game_info(game: Game, redeals_left: int | None, oob: bool = False) -> SafeSt
         out.append(f"<div><dt>{redeals}</dt><dd data-redeals>{redeals_left}</dd></div>")
     out.append("</dl>")
     return mark_safe("".join(out))
+
+
+@register.simple_tag
+def motion_data(motion, oob: bool = False) -> SafeString:
+    """The cards that travelled to this board, for static/js/motion.js (games/web/motion.py):
+    the moves as facts, the foundations' cards after a win, and the faces of the cards they
+    name. Nothing here is shown."""
+    return mark_safe(
+        f'<div id="motion" hidden data-steps="{escape(motion.steps)}" '
+        f'data-cascade="{escape(motion.cascade)}"{_oob(oob)}><template>{motion.faces}</template>'
+        "</div>"
+    )
 
 
 @register.simple_tag

@@ -192,11 +192,12 @@ def render_game(
 def render_changes(request: HttpRequest, outcome: play.Outcome, said: str) -> HttpResponse:
     """The htmx answer to moves played or taken back on a game that stays in play: only what
     they changed, all out of band (the header says to swap nothing else): the table's state
-    (ply, version, the legal moves), the piles they touched, the counters, the announcement,
-    and the undo, redo and restart buttons when one of them became possible or impossible. A
-    move touches two piles or three: a fraction of a whole board."""
+    (ply, version, the legal moves), the piles they touched, the counters, the cards' motion,
+    the announcement, and the undo, redo and restart buttons or the Finish button when one of
+    them became possible or impossible. A move touches two piles or three: a fraction of a
+    whole board."""
     game, position = outcome.game, outcome.position
-    own, redo = outcome.before
+    own, redo, finish = outcome.before
     context = {
         "game": game,
         "game_url": game_url(game),
@@ -205,11 +206,13 @@ def render_changes(request: HttpRequest, outcome: play.Outcome, said: str) -> Ht
         "redeals": redeals_shown(position),
         "message": said,
         "motion": motion_of(outcome),
-        "play_out_url": _action_url("play_out", game),
     }
     if (own == 0) != (game.player_moves == 0) or redo != bool(game.redo):
         # Undo, redo or restart became possible, or impossible: they come again.
         context["urls"] = {name: _action_url(name, game) for name in ("undo", "redo", "restart")}
+    if finish != bool(game.finish):
+        # The win became certain (Finish shows itself), or no longer is (after an undo).
+        context["play_out_url"] = _action_url("play_out", game)
     # Drawn without the request's context processors: nothing here needs them (the buttons
     # post the table's form), and they cost as much as the rest of the answer.
     response = HttpResponse(render_to_string("games/play.html#move-answer", context))

@@ -202,15 +202,33 @@ class TestFinish:
         assert game.status == "won"
 
     def test_finish_appears_after_the_move_that_makes_the_win_certain(self, client):
+        """A move's answer sends the Finish button when it shows itself or hides: shown after
+        the move that makes the win certain, hidden again by the undo of that move, and left
+        as it is by the moves between (the page keeps it)."""
         game = near_win(client, 60)
         assert game.finish == []
-        record = won_record()
         autoplay_off(client, "indian")
-        for move in record.moves[-60:-12]:
-            answer = post_move(client, game, move).content.decode()
-        button = re.search(r'<button [^>]*id="finish-win"[^>]*>', answer).group(0)
-        assert "hidden" not in button
-        assert re.search(r'<span class="sure-finish" id="sure-finish" hx-swap-oob="true">', answer)
+        sent, answers = [], []
+        for move in won_record().moves[-60:-12]:
+            answers.append(answer := post_move(client, game, move).content.decode())
+            game.refresh_from_db()
+            button = re.search(r'<button [^>]*id="finish-win"[^>]*>', answer)
+            sent.append((bool(game.finish), button and "hidden" not in button.group(0)))
+        assert sent[-1][0], "the win is certain twelve moves from the end"
+        first = next(n for n, (certain, _shown) in enumerate(sent) if certain)
+        assert sent[first][1] is True
+        for (was, _shown), (certain, shown) in zip(sent[first:], sent[first + 1 :], strict=False):
+            assert shown is (None if certain == was else certain)
+        oob = r'<span class="sure-finish" id="sure-finish" hx-swap-oob="true">'
+        assert re.search(oob, answers[first])
+        # Back to before the first certain board, by undoing: Finish hides itself again.
+        for _ in sent[first:]:
+            answer = client.post(url("undo", game), board(game), headers=HTMX).content.decode()
+            game.refresh_from_db()
+        assert game.finish == []
+        assert re.search(r'<button [^>]*id="finish-win"[^>]* hidden', answer)
+        page = client.get(url("game", game)).content.decode()
+        assert re.search(r'<button [^>]*id="finish-win"[^>]* hidden', page)
 
     def test_no_certain_win_hides_finish_and_refuses_it(self, client, game):
         html = client.get(url("game", game)).content.decode()

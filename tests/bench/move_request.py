@@ -1,5 +1,5 @@
 """Benchmark of a move request, end to end through Django: run it as
-`.venv/bin/python tests/bench/move_request.py`.
+`.venv/bin/python tests/bench/move_request.py [--root CHECKOUT]`.
 
 It sets Django up on a temporary SQLite file (migrated here, deleted after) with DEBUG off, as
 in production, and plays games with Django's test Client the way the page does: an htmx POST of
@@ -9,10 +9,17 @@ a legal move with the ply it was made on. It prints
   it, so the test client's own work is not counted. The same moves are played in three rounds
   and each move's best time counts, as in the engine's benchmark, so that a moment when another
   process had the CPU counts less; the figures over every request follow, for comparison;
+- the server's CPU time of a move request (the thread's own time in the same span, best of the
+  rounds): what the request cost the machine, which other processes on the same cores change
+  less than the time it took (a database's writes to disk are in the time, not here);
 - the size of the answer to a move (only what it changed: see games/web/htmx.py, render_changes);
 - the bytes of a first visit to a game page: the HTML plus every stylesheet, script and image it
   references, read from our static files (as sent, and gzipped as a server would send them).
 It exits with status 1 when a figure is over its budget.
+
+``--root CHECKOUT`` measures the site of another checkout of the project (say, an earlier
+commit in a git worktree) with this same benchmark, so two versions can be compared side by
+side, alternating runs in one sitting (docs/performance.md).
 """
 
 import gzip
@@ -26,6 +33,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+if "--root" in sys.argv:
+    ROOT = Path(sys.argv[sys.argv.index("--root") + 1]).resolve()
 sys.path.insert(0, str(ROOT))
 
 #: Budgets: the median server time of a move (ms), the largest answer to a move and the first
@@ -77,11 +86,13 @@ def timed_client():
 
     class TimedHandler(ClientHandler):
         seconds = 0.0
+        cpu = 0.0
 
         def __call__(self, environ):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.thread_time()
             response = super().__call__(environ)
             self.seconds = time.perf_counter() - start
+            self.cpu = time.thread_time() - start_cpu
             return response
 
     client = Client()
@@ -109,11 +120,13 @@ def choose(game, rng: random.Random) -> str | None:
     return rng.choice(moves) if moves else None
 
 
-def play_round(client, seed: int) -> tuple[list[float], list[int]]:
-    """Play the games afresh; the server time (s) and response size (bytes) of each move."""
+def play_round(client, seed: int) -> tuple[list[float], list[int], list[float]]:
+    """Play the games afresh; the server time (s), response size (bytes) and server CPU time
+    (s) of each move."""
     rng = random.Random(seed)
     seconds: list[float] = []
     sizes: list[int] = []
+    cpu: list[float] = []
     for variant, deal in GAMES:
         game = start(client, variant, deal)
         url = f"/g/{game.public_id}/move/"
@@ -126,21 +139,24 @@ def play_round(client, seed: int) -> tuple[list[float], list[int]]:
             assert response.status_code == 200, (variant, move, response.status_code)
             seconds.append(client.handler.seconds)
             sizes.append(len(response.content))
-    return seconds, sizes
+            cpu.append(client.handler.cpu)
+    return seconds, sizes, cpu
 
 
-def play(client) -> tuple[list[float], list[float], list[int]]:
-    """The same moves in every round: each move's best time, every time, and the sizes.
+def play(client) -> tuple[list[float], list[float], list[int], list[float]]:
+    """The same moves in every round: each move's best time, every time, the sizes, and each
+    move's best CPU time.
 
     The best of a few rounds, as in the engine's benchmark, so that a busy moment on the
     machine (another process on the same core) counts less than the work itself.
     """
     play_round(client, seed=1)  # warm up: imports, caches, the first queries
     rounds = [play_round(client, SEED) for _ in range(ROUNDS)]
-    assert len({len(seconds) for seconds, _sizes in rounds}) == 1, "the rounds differ"
-    every = [seconds for round_seconds, _sizes in rounds for seconds in round_seconds]
-    best = [min(times) for times in zip(*(seconds for seconds, _sizes in rounds), strict=True)]
-    return best, every, rounds[0][1]
+    assert len({len(seconds) for seconds, _sizes, _cpu in rounds}) == 1, "the rounds differ"
+    every = [seconds for round_seconds, _sizes, _cpu in rounds for seconds in round_seconds]
+    best = [min(times) for times in zip(*(r[0] for r in rounds), strict=True)]
+    best_cpu = [min(times) for times in zip(*(r[2] for r in rounds), strict=True)]
+    return best, every, rounds[0][1], best_cpu
 
 
 def first_visit(client) -> list[tuple[str, int, int]]:
@@ -183,7 +199,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="move-bench-") as folder:
         setup_django(Path(folder) / "bench.sqlite3")
         client = timed_client()
-        seconds, every, sizes = play(client)
+        seconds, every, sizes, cpu = play(client)
         visit = first_visit(client)
         from django.db import connection
 
@@ -195,6 +211,11 @@ def main() -> int:
     p95 = percentile(ms, 0.95)
     print(f"  server time   median {median:6.2f} ms   95th percentile {p95:6.2f} ms")
     print(f"                fastest {min(ms):5.2f} ms   slowest {max(ms):6.2f} ms")
+    cpu_ms = [s * 1000 for s in cpu]
+    print(
+        f"  server CPU    median {statistics.median(cpu_ms):6.2f} ms   "
+        f"95th percentile {percentile(cpu_ms, 0.95):6.2f} ms"
+    )
     all_ms = [s * 1000 for s in every]
     print(
         f"  every request median {statistics.median(all_ms):6.2f} ms   "

@@ -1,8 +1,10 @@
 """The one place that turns engine facts into words: cards, piles, moves played or taken
 back, the answers of the services (refusals, stale boards), in the player's language."""
 
+from functools import lru_cache
+
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from .models import MAX_PLY
 from .rules import DEAL, REDEAL, Build, Move, Position, Reason, RecordError
@@ -46,7 +48,14 @@ SUIT_MARKS = ("♣", "♦", "♥", "♠")
 
 
 def card_label(card: int) -> str:
-    """A card's spoken name: "Ten of Hearts"."""
+    """A card's spoken name: "Ten of Hearts", in the active language."""
+    return _card_label(get_language(), card)
+
+
+# Three translations a card, and a move's words name several: looked up once per (language,
+# card) and kept (at most 52 entries a language).
+@lru_cache(maxsize=1024)
+def _card_label(language: str | None, card: int) -> str:
     return _("%(rank)s of %(suit)s") % {
         "rank": RANK_NAMES[card // 4],
         "suit": SUIT_NAMES[card & 3],

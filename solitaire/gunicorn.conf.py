@@ -1,13 +1,17 @@
 """Gunicorn's settings for serving the site for real (bin/serve), from the environment.
 
 BIND (default 0.0.0.0:$PORT, PORT default 8000), WEB_CONCURRENCY (worker processes, default
-two per core plus one), WEB_THREADS (threads per worker, default 1: synchronous workers),
+two per core plus one), WEB_THREADS (threads per worker, default 8; 1: synchronous workers),
 GUNICORN_TIMEOUT (seconds, default 30), ACCESS_LOG (a path, "-" for standard output (the
 default), or "off"), FORWARDED_ALLOW_IPS (proxies trusted to say the scheme, default
 127.0.0.1), CONTROL_SOCKET (a path for gunicornc; none by default).
 
-Each worker thread holds one PostgreSQL connection: keep WEB_CONCURRENCY times WEB_THREADS (plus
-the task workers, TASK_WORKERS) under the server's max_connections (100 by default).
+Threads let a worker hold back a client that goes on sending once a limit refused it (a
+sleeping thread, solitaire/limits.py) while its other threads serve the players: all but two
+of a worker's threads may be holding at once. Each worker thread holds one PostgreSQL
+connection: keep WEB_CONCURRENCY times WEB_THREADS (plus the task workers, TASK_WORKERS) on
+every host under the server's max_connections (100 by default): 5 x 8 + 2 on a 2-core machine,
+2 x 4 x 8 + 3 in the cluster (deploy/cluster.env).
 """
 
 import gc
@@ -18,7 +22,7 @@ _cores = os.cpu_count() or 1
 wsgi_app = "solitaire.wsgi:application"
 bind = os.environ.get("BIND") or f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", 2 * _cores + 1))
-threads = int(os.environ.get("WEB_THREADS", "1"))
+threads = int(os.environ.get("WEB_THREADS", "8"))
 worker_class = "gthread" if threads > 1 else "sync"
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 20
@@ -47,3 +51,11 @@ def when_ready(server):
     after another reached max_requests, has the same frozen objects; what the master made since
     is collected as usual.)"""
     gc.freeze()
+
+
+def post_worker_init(worker):
+    """In each worker, the site loaded: the limits learn how many threads serve requests, and
+    so how many refusals they may hold back at once."""
+    from solitaire import limits
+
+    limits.threads = worker.cfg.threads

@@ -11,11 +11,20 @@ in the shared caches), so every web process sees the same counts once that cache
 A window is fixed (it starts at a multiple of ``per`` seconds): one counter per key and
 window, which expires with it, and Retry-After is exactly the time to the window's end.
 The figures themselves are settings (settings.LIMITS), described in docs/security.md.
+
+A client that goes on sending once refused is held back: its next refusals in the same window
+are answered only after ``settings.LIMIT_HOLD_SECONDS`` (``hold_back``). A client that never
+pauses then sends one request in that time instead of hundreds, and the waiting costs no CPU:
+a thread of a threaded web process (gunicorn's gthread, WEB_THREADS) sleeps.
+Each process holds at most ``holds_at_once()`` refusals at a time, all but FREE_THREADS of its
+threads, so a crowd of refused clients never takes every thread from the players; past that,
+a refusal is answered at once. A process of one thread holds nothing back.
 """
 
 import hashlib
 import ipaddress
 import math
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -54,16 +63,20 @@ def hit(scope: str, key: str, limit: int, per: int) -> int:
     ``per`` seconds, else the seconds until one is allowed again (the request is refused and
     the caller does nothing)."""
     now = time.time()
-    window = int(now // per)
-    name = counter_key(scope, key, window)
+    return 0 if count(scope, key, per, now) <= limit else seconds_left(now, per)
+
+
+def count(scope: str, key: str, per: int, now: float) -> int:
+    """Count one request of ``key`` in ``scope`` in the window of ``per`` seconds that holds
+    ``now``: how many that window has counted, this one included."""
+    name = counter_key(scope, key, int(now // per))
     # The counter outlives its window a little: a clock step never makes it vanish early.
     cache.add(name, 0, per + 5)
     try:
-        count = cache.incr(name)
+        return cache.incr(name)
     except ValueError:  # evicted between add and incr: this request is the window's first
         cache.add(name, 1, per + 5)
-        count = 1
-    return 0 if count <= limit else seconds_left(now, per)
+        return 1
 
 
 def refused(scope: str, key: str, limit: int, per: int) -> int:
@@ -76,7 +89,12 @@ def refused(scope: str, key: str, limit: int, per: int) -> int:
 
 def seconds_left(now: float, per: int) -> int:
     """Whole seconds (at least 1) from ``now`` to the end of its window of ``per`` seconds."""
-    return max(1, math.ceil((now // per + 1) * per - now))
+    return max(1, math.ceil(window_end(now, per) - now))
+
+
+def window_end(now: float, per: int) -> float:
+    """When the window of ``per`` seconds that holds ``now`` ends."""
+    return (now // per + 1) * per
 
 
 def hit_setting(name: str, key: str) -> int:
@@ -93,20 +111,62 @@ def refused_setting(name: str, key: str) -> int:
 
 def per_address(name: str, methods: tuple[str, ...] = ("POST",)):
     """A view decorator: each request of ``methods`` from one client address counts against
-    settings.LIMITS[name]; past it, the view does not run and the answer is ``too_many``."""
+    settings.LIMITS[name]; past it, the view does not run and the answer is ``too_many``. The
+    first refusal in a window is answered at once; the ones after it, from a client that did
+    not wait, are held back first (``hold_back``)."""
 
     def decorator(view):
         @wraps(view)
         def limited(request: HttpRequest, *args, **kwargs) -> HttpResponse:
             if request.method in methods:
-                seconds = hit_setting(name, client_key(request))
-                if seconds:
-                    return too_many(request, seconds)
+                limit, per = settings.LIMITS[name]
+                now = time.time()
+                so_far = count(name, client_key(request), per, now)
+                if so_far > limit:
+                    end = window_end(now, per)
+                    if so_far > limit + 1:
+                        hold_back(end - now)
+                    return too_many(request, math.ceil(end - time.time()))
             return view(request, *args, **kwargs)
 
         return limited
 
     return decorator
+
+
+#: Threads of this process that serve requests: gunicorn's post_worker_init sets it to its
+#: worker's (solitaire/gunicorn.conf.py, WEB_THREADS).
+threads = 1
+#: Threads of a process that never hold a refusal back: a player's request always has one.
+FREE_THREADS = 2
+#: Refusals this process holds back now.
+_holding = 0
+_holding_lock = threading.Lock()
+
+
+def holds_at_once() -> int:
+    """How many refusals one process may hold back at a time."""
+    return max(0, threads - FREE_THREADS)
+
+
+def hold_back(seconds_left: float) -> float:
+    """Wait settings.LIMIT_HOLD_SECONDS before a refusal is answered (less when the client's
+    window ends sooner: the refusal's Retry-After stays at least a second), unless this
+    process already holds as many as ``holds_at_once()``. The seconds it waited."""
+    global _holding
+    wait = min(settings.LIMIT_HOLD_SECONDS, seconds_left - 1)
+    if wait <= 0:
+        return 0.0
+    with _holding_lock:
+        if _holding >= holds_at_once():
+            return 0.0
+        _holding += 1
+    try:
+        time.sleep(wait)
+    finally:
+        with _holding_lock:
+            _holding -= 1
+    return wait
 
 
 def counted(scope: str, key: str, per: int) -> int:

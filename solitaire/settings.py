@@ -194,6 +194,10 @@ LIMITS = {
     # Password checks (change the password, delete the account) in one logged-in session.
     "password-session": (10, 15 * 60),
 }
+#: Seconds a client refused once by a per-address limit above waits for each next refusal in
+#: the same window, so that a client that never pauses cannot refuse itself hundreds of times a
+#: second: a sleeping thread of a threaded web process (WEB_THREADS, solitaire/limits.py).
+LIMIT_HOLD_SECONDS = float(os.environ.get("LIMIT_HOLD_SECONDS", "2"))
 #: Failed log-ins before a refusal, as (how many, within seconds): per (username, address) and
 #: per address they lock that client out for the window; per username, whatever the address,
 #: each failure past the count only slows the next check of that username (a delay that grows

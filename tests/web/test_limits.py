@@ -2,7 +2,10 @@
 one email address has done a costly thing too often, and the thing allowed again once the
 window has passed. The figures are settings.LIMITS."""
 
+import runpy
+import threading
 import time
+from types import SimpleNamespace
 
 import pytest
 from django.conf import settings
@@ -204,6 +207,129 @@ class TestSignUp:
         assert sign_up(Client(), 2, address="192.0.2.3").status_code == 302
         clock.later(60)
         assert sign_up(Client(), 1).status_code == 302
+
+
+class Sleeps:
+    """time.sleep, stopped: each sleep is noted and moves the stopped clock on."""
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.seconds: list[float] = []
+
+    def __call__(self, seconds: float) -> None:
+        self.seconds.append(seconds)
+        self.clock.later(seconds)
+
+
+@pytest.fixture
+def sleeps(clock, monkeypatch, settings):
+    """A process of gunicorn's default eight threads, on the stopped clock."""
+    monkeypatch.setattr(limits, "threads", 8)
+    settings.LIMIT_HOLD_SECONDS = 2
+    stopped = Sleeps(clock)
+    monkeypatch.setattr(time, "sleep", stopped)
+    return stopped
+
+
+def refused_sign_up_forms(count: int) -> list:
+    """``count`` sign-up forms past the limit from one address (after as many as it allows)."""
+    bad = {"username": "x", "password1": PASSWORD, "password2": "other"}
+    for _ in range(allowed("signup-tries")):
+        assert Client().post(SIGNUP, bad, REMOTE_ADDR=ADDRESS).status_code == 400
+    return [sign_up(Client(), n) for n in range(count)]
+
+
+class TestHoldingBack:
+    """A client that goes on sending once refused waits LIMIT_HOLD_SECONDS for each next
+    refusal: it sends a request every few seconds instead of hundreds a second."""
+
+    def test_the_first_refusal_at_once_the_next_ones_held_back(self, db, sleeps):
+        first, second, third = refused_sign_up_forms(3)
+        assert sleeps.seconds == [2, 2]
+        for response in (first, second, third):
+            assert_too_many(response)
+        # Retry-After counts from the answer, after the waits.
+        assert int(first["Retry-After"]) - int(third["Retry-After"]) == 4
+        assert "<h1>Too many requests</h1>" in third.content.decode()
+        assert not get_user_model().objects.exists()
+
+    def test_a_held_refusal_for_htmx_is_still_the_sentence(self, db, sleeps):
+        refused_sign_up_forms(1)
+        response = Client().post(SIGNUP, {"username": "y"}, REMOTE_ADDR=ADDRESS, headers=HTMX)
+        assert sleeps.seconds == [2]
+        assert_too_many(response)
+        assert response["HX-Retarget"] == "#announce"
+
+    def test_never_past_the_windows_end(self, db, sleeps, clock):
+        refused_sign_up_forms(1)
+        clock.later(57.5)  # a second and a half left in the minute's window
+        response = sign_up(Client(), 1)
+        assert sleeps.seconds == [0.5]
+        assert int(response["Retry-After"]) == 1
+        clock.later(1)
+        response = sign_up(Client(), 2)  # the new window's first: no wait
+        assert response.status_code == 302
+        assert sleeps.seconds == [0.5]
+
+    def test_answered_at_once_once_the_process_holds_all_it_may(self, db, sleeps, monkeypatch):
+        monkeypatch.setattr(limits, "_holding", limits.holds_at_once())
+        *_, last = refused_sign_up_forms(2)
+        assert sleeps.seconds == []
+        assert_too_many(last)
+
+    def test_a_process_of_one_thread_holds_nothing_back(self, db, sleeps, monkeypatch):
+        monkeypatch.setattr(limits, "threads", 1)
+        for response in refused_sign_up_forms(3):
+            assert_too_many(response)
+        assert sleeps.seconds == []
+
+    def test_all_but_two_threads_may_hold_at_once(self, monkeypatch, settings):
+        """Real threads: with eight, six wait and the others are answered at once; once the
+        six are done, the next one waits again."""
+        monkeypatch.setattr(limits, "threads", 8)
+        settings.LIMIT_HOLD_SECONDS = 2
+        release = threading.Event()
+        monkeypatch.setattr(time, "sleep", lambda seconds: release.wait(10))
+        waited: list[float] = []
+        held = [
+            threading.Thread(target=lambda: waited.append(limits.hold_back(60))) for _ in range(6)
+        ]
+        for thread in held:
+            thread.start()
+        deadline, pause = time.monotonic() + 10, threading.Event()
+        while limits._holding < 6 and time.monotonic() < deadline:
+            pause.wait(0.01)
+        assert limits._holding == 6
+        assert limits.hold_back(60) == 0
+        release.set()
+        for thread in held:
+            thread.join(10)
+        assert waited == [2] * 6
+        assert limits._holding == 0
+        assert limits.hold_back(60) == 2
+
+
+class TestGunicorn:
+    def config(self, monkeypatch, **env):
+        for name in ("WEB_THREADS", "WEB_CONCURRENCY"):
+            monkeypatch.delenv(name, raising=False)
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        return runpy.run_path(str(settings.BASE_DIR / "solitaire" / "gunicorn.conf.py"))
+
+    def test_threaded_workers_by_default_and_the_limits_learn_their_threads(self, monkeypatch):
+        config = self.config(monkeypatch)
+        assert (config["worker_class"], config["threads"]) == ("gthread", 8)
+        monkeypatch.setattr(limits, "threads", 1)
+        config["post_worker_init"](SimpleNamespace(cfg=SimpleNamespace(threads=8)))
+        assert limits.holds_at_once() == 6
+
+    def test_one_thread_is_a_synchronous_worker_that_holds_nothing(self, monkeypatch):
+        config = self.config(monkeypatch, WEB_THREADS="1")
+        assert config["worker_class"] == "sync"
+        monkeypatch.setattr(limits, "threads", 8)
+        config["post_worker_init"](SimpleNamespace(cfg=SimpleNamespace(threads=1)))
+        assert limits.holds_at_once() == 0
 
 
 class TestLogInForms:

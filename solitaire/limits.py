@@ -150,11 +150,11 @@ def holds_at_once() -> int:
 
 
 def hold_back(seconds_left: float) -> float:
-    """Wait settings.LIMIT_HOLD_SECONDS before a refusal is answered (less when the client's
-    window ends sooner: the refusal's Retry-After stays at least a second), unless this
-    process already holds as many as ``holds_at_once()``. The seconds it waited."""
+    """Wait settings.LIMIT_HOLD_SECONDS before a refusal is answered (at most until the
+    client's window ends, ``seconds_left``), unless this process already holds as many as
+    ``holds_at_once()``. The seconds it waited."""
     global _holding
-    wait = min(settings.LIMIT_HOLD_SECONDS, seconds_left - 1)
+    wait = min(settings.LIMIT_HOLD_SECONDS, seconds_left)
     if wait <= 0:
         return 0.0
     with _holding_lock:

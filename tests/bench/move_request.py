@@ -30,6 +30,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -120,13 +121,10 @@ def choose(game, rng: random.Random) -> str | None:
     return rng.choice(moves) if moves else None
 
 
-def play_round(client, seed: int) -> tuple[list[float], list[int], list[float]]:
-    """Play the games afresh; the server time (s), response size (bytes) and server CPU time
-    (s) of each move."""
+def round_moves(client, seed: int) -> Iterator[tuple[float, int, float]]:
+    """Play the games afresh, one move at a time: the server time (s), response size (bytes)
+    and server CPU time (s) of each move, as it is played."""
     rng = random.Random(seed)
-    seconds: list[float] = []
-    sizes: list[int] = []
-    cpu: list[float] = []
     for variant, deal in GAMES:
         game = start(client, variant, deal)
         url = f"/g/{game.public_id}/move/"
@@ -137,10 +135,28 @@ def play_round(client, seed: int) -> tuple[list[float], list[int], list[float]]:
             data = {"move": move, "ply": game.ply, "version": game.version}
             response = client.post(url, data, headers=HTMX)
             assert response.status_code == 200, (variant, move, response.status_code)
-            seconds.append(client.handler.seconds)
-            sizes.append(len(response.content))
-            cpu.append(client.handler.cpu)
-    return seconds, sizes, cpu
+            yield client.handler.seconds, len(response.content), client.handler.cpu
+
+
+def play_round(client, seed: int) -> tuple[list[float], list[int], list[float]]:
+    """Play the games afresh; the server time (s), response size (bytes) and server CPU time
+    (s) of each move."""
+    played = list(round_moves(client, seed))
+    return [p[0] for p in played], [p[1] for p in played], [p[2] for p in played]
+
+
+def lockstep(client) -> None:
+    """Play one move each time a line comes on standard input, and write its server time and
+    CPU time (ms): tests/bench/side_by_side.py drives two of these in turn."""
+    play_round(client, seed=1)  # warm up
+    moves = (m for _ in range(ROUNDS) for m in round_moves(client, SEED))
+    print("ready", flush=True)
+    for _line in sys.stdin:
+        played = next(moves, None)
+        if played is None:
+            print("done", flush=True)
+            return
+        print(f"{played[0] * 1000:.4f} {played[2] * 1000:.4f}", flush=True)
 
 
 def play(client) -> tuple[list[float], list[float], list[int], list[float]]:
@@ -199,6 +215,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="move-bench-") as folder:
         setup_django(Path(folder) / "bench.sqlite3")
         client = timed_client()
+        if "--lockstep" in sys.argv:
+            lockstep(client)
+            return 0
         seconds, every, sizes, cpu = play(client)
         visit = first_visit(client)
         from django.db import connection

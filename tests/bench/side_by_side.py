@@ -1,0 +1,145 @@
+"""A move request's server time, this checkout beside an earlier version, in one run:
+
+    .venv/bin/python tests/bench/side_by_side.py REV [--pairs N]
+
+REV is a git revision (the code before a change, say ``0d81277``), or a folder holding another
+checkout; a revision's tree is taken with ``git archive`` into
+test-artifacts/side-by-side/<commit>/ (once). ``--now FOLDER`` puts another checkout in the
+place of this one. Two processes run
+tests/bench/move_request.py's harness (``--lockstep``), one on each version, each on its own
+SQLite file, and play their moves in turn: one move here, one move there, the order swapped at
+every step. A busy moment on the machine then falls on both versions alike, which separate
+runs minutes apart cannot promise on a shared machine whose speed drifts by a tenth or more.
+
+Each version plays the same games with the same seeds for three rounds after a warm-up
+(move_request.py's rounds); the figures are each move's best of its rounds, as there. Printed:
+the median and 95th percentile of both, and the ratio of the medians. ``--pairs N`` repeats
+the whole run N times (new processes, new databases) and prints each ratio and their median.
+"""
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tarfile
+from io import BytesIO
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts" / "side-by-side"
+HARNESS = ROOT / "tests" / "bench" / "move_request.py"
+
+
+def tree_of(revision: str) -> Path:
+    """The project's files at ``revision``, unpacked once (its translations compiled)."""
+    commit = subprocess.run(
+        ["git", "rev-parse", "--verify", f"{revision}^{{commit}}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    folder = ARTIFACTS / commit[:12]
+    if not (folder / "manage.py").is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(
+            ["git", "archive", "--format=tar", commit], cwd=ROOT, capture_output=True, check=True
+        ).stdout
+        with tarfile.open(fileobj=BytesIO(archive)) as tar:
+            tar.extractall(folder, filter="data")
+        subprocess.run(
+            [sys.executable, "manage.py", "compilemessages", "--ignore=.venv"],
+            cwd=folder,
+            capture_output=True,
+            check=False,
+        )
+    return folder
+
+
+class Side:
+    """One version's harness process, playing a move each time it is asked."""
+
+    def __init__(self, name: str, root: Path) -> None:
+        self.name = name
+        self.process = subprocess.Popen(
+            [sys.executable, str(HARNESS), "--root", str(root), "--lockstep"],
+            cwd=root,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        self.times: list[float] = []
+        while (line := self.process.stdout.readline()) and line.strip() != "ready":
+            pass
+        if not line:
+            raise SystemExit(f"{name}: the harness stopped before it was ready")
+
+    def move(self) -> bool:
+        """Play one move; False when this side has played all its moves."""
+        self.process.stdin.write("go\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline().strip()
+        if line in ("", "done"):
+            return False
+        self.times.append(float(line.split()[0]))
+        return True
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait(timeout=60)
+
+
+def best_of_rounds(times: list[float], rounds: int = 3) -> list[float]:
+    size = len(times) // rounds
+    return [min(times[i + r * size] for r in range(rounds)) for i in range(size)]
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def one_run(before: Path, now_root: Path = ROOT) -> float:
+    now, then = Side("now", now_root), Side("before", before)
+    step, going = 0, {now, then}
+    while going:
+        order = [now, then] if step % 2 == 0 else [then, now]
+        for side in order:
+            if side in going and not side.move():
+                going.discard(side)
+        step += 1
+    now.close()
+    then.close()
+    medians = {}
+    for side in (then, now):
+        best = best_of_rounds(side.times)
+        medians[side.name] = statistics.median(best)
+        print(
+            f"  {side.name:7} {len(best)} moves   median {statistics.median(best):6.3f} ms   "
+            f"95th percentile {percentile(best, 0.95):6.3f} ms"
+        )
+    ratio = medians["now"] / medians["before"]
+    print(f"  ratio of the medians, now / before: {ratio:.3f}")
+    return ratio
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("revision", help="the earlier version: a git revision")
+    parser.add_argument("--pairs", type=int, default=1, help="whole runs, each afresh (1)")
+    parser.add_argument(
+        "--now", type=Path, default=ROOT, help="the later version's folder (this checkout)"
+    )
+    args = parser.parse_args()
+    before = Path(args.revision) if Path(args.revision).is_dir() else tree_of(args.revision)
+    ratios = []
+    for n in range(args.pairs):
+        print(f"Run {n + 1} of {args.pairs}: {args.now} beside {args.revision}")
+        ratios.append(one_run(before, args.now.resolve()))
+    if len(ratios) > 1:
+        listed = ", ".join(f"{r:.3f}" for r in ratios)
+        print(f"Ratios: {listed}; median {statistics.median(ratios):.3f}")
+
+
+if __name__ == "__main__":
+    main()

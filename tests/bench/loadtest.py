@@ -37,7 +37,7 @@ Reading the figures:
 
 - "moves/s" counts move POSTs answered 200 over the phase's wall time; "move latency" is the
   client's wall time from opening the connection to having read the whole answer, so it
-  includes the time a request waits for a free worker (with 50 players and 5 sync workers most
+  includes the time a request waits for a free worker (with 50 players and 5 workers most
   of a move's latency is queueing: with no pause, latency ≈ players ÷ requests per second, so
   a p95 under 50 ms at 50 players needs the server to answer about 1,000 requests a second;
   --think gives the latency at a lighter, more human load).
@@ -1149,7 +1149,7 @@ def main() -> int:
     )
     parser.add_argument("--workers", type=int, help="gunicorn workers (the config's default)")
     parser.add_argument(
-        "--threads", type=int, help="threads per worker (the config's default, 1: sync workers)"
+        "--threads", type=int, help="threads per worker (the config's default, 8: gthread workers)"
     )
     parser.add_argument(
         "--think",

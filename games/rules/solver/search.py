@@ -70,8 +70,8 @@ PORTFOLIO: dict[str, tuple] = {
     # Its stock is dealt once, and a search that deals freely buries the cards it needs in the
     # waste: two of the three charge the waste twice as much. Deals 5001-5040 and 6001-6040 at
     # 60,000 positions (the depth-first search a quarter of them): 7 wins with a King-run
-    # credit of 6 and the waste charged as elsewhere, 10 with the waste charged so, 11, 12
-    # and 6 with the credit raised to 10, 14 and 20.
+    # credit of 6 and the waste charged as elsewhere, 10 with the waste charged so, 11, 11, 12
+    # and 6 with the credit raised to 10, 12 (kept: short of the fall at 20), 14 and 20.
     "forty-devils": (
         (Weights(kings=12), 0.0),
         (Weights(kings=12, waste=8, waste_block=12, unseq=4), 0.0),

@@ -126,7 +126,7 @@ def per_address(name: str, methods: tuple[str, ...] = ("POST",)):
                     end = window_end(now, per)
                     if so_far > limit + 1:
                         hold_back(end - now)
-                    return too_many(request, math.ceil(end - time.time()))
+                    return too_many(request, max(1, math.ceil(end - time.time())))
             return view(request, *args, **kwargs)
 
         return limited

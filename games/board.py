@@ -11,7 +11,7 @@ touched need drawing again (``pile_views``), with the new list.
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from functools import lru_cache
 from html import escape
 from urllib.parse import quote
@@ -40,6 +40,7 @@ class CardView:
     #: The notation of the cards picked up by clicking this one ("t3:2"), if it can be picked.
     pick: str = ""
     picked: bool = False
+    language: InitVar[str | None] = None
     #: Its name in the notation ("TH"), or "down".
     name: str = field(init=False)
     #: Its name in words ("Ten of Hearts").
@@ -57,10 +58,11 @@ class CardView:
     spoken_html: str = field(init=False)
     face_html: str = field(init=False)
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, language: str | None) -> None:
+        language = language or get_language()
         if self.card is None:
             self.name = "down"
-            self.label, self.spoken_html = _face_down(get_language())
+            self.label, self.spoken_html = _face_down(language)
             self.corner = self.suit = self.face_html = ""
             self.classes = "card back"
         else:
@@ -72,7 +74,7 @@ class CardView:
                 self.classes,
                 self.spoken_html,
                 self.face_html,
-            ) = _face(get_language(), self.card)
+            ) = _face(language, self.card)
         self.spoken = self.label
         self.query = f"?pick={quote(self.pick, safe='')}" if self.pick else ""
         if self.picked:
@@ -285,11 +287,12 @@ class _Piles:
         source, _sep, count = pick.partition(":")
         self.pick_source = source
         self.held = int(count or 1) if pick else 0
+        self.language = get_language()
 
     def card(self, card: int, pick_text: str = "", picked: bool = False) -> CardView:
         if not self.playable:
-            return CardView(card)
-        return CardView(card, pick_text, picked)
+            return CardView(card, language=self.language)
+        return CardView(card, pick_text, picked, self.language)
 
     def stock_move(self) -> str:
         """What clicking the stock does: "deal", "redeal", or "" (neither is possible)."""
@@ -313,7 +316,7 @@ class _Piles:
             redeals_left=self.position.redeals_left,
         )
         if stock:
-            view.cards = [CardView(None)]
+            view.cards = [CardView(None, language=self.language)]
         return view
 
     def waste(self) -> PileView:
@@ -362,7 +365,7 @@ class _Piles:
         for k, card in enumerate(cards):
             depth = len(cards) - k
             if k < down:
-                view.cards.append(CardView(None))
+                view.cards.append(CardView(None, language=self.language))
                 continue
             pick_text = "" if depth > movable else pile if depth == 1 else f"{pile}:{depth}"
             view.cards.append(self.card(card, pick_text, held_here and depth <= self.held))

@@ -7,7 +7,7 @@ import pytest
 from django.contrib.sessions.models import Session
 from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
+from django.test.utils import CaptureQueriesContext, override_script_prefix
 from django.urls import reverse
 from django.utils import timezone
 
@@ -428,3 +428,19 @@ class TestAutomaticMoves:
         post_move(client, game, legal_move(game, besides_deal=True))
         game.refresh_from_db()
         assert game.snapshot == replayed(game)
+
+
+def test_a_moves_links_follow_the_prefix_the_site_is_served_under(client, game):
+    """Behind a proxy that serves the site under a path (SCRIPT_NAME), the cards' links in a
+    move's answer carry it, and on a server without one they do not."""
+    game.refresh_from_db()
+    data = {"move": legal_move(game), "ply": game.ply, "version": game.version}
+    path = url("move", game)
+    with override_script_prefix("/patience/"):  # as Django's WSGI handler sets it
+        answer = client.post(path, data, headers=HTMX)
+    assert answer.status_code == 200
+    links = re.findall(r'href="([^"?]*)\?pick=', answer.content.decode())
+    assert links and set(links) == {f"/patience/g/{game.public_id}/"}
+    answer = post_move(client, game, legal_move(game))
+    links = re.findall(r'href="([^"?]*)\?pick=', answer.content.decode())
+    assert links and set(links) == {f"/g/{game.public_id}/"}

@@ -52,3 +52,31 @@ def test_a_key_without_a_session_reads_empty_and_is_forgotten(kind):
     session["renewed"] = "2026-12-01"
     session.save()
     assert session.session_key != key  # a new key: never the one the request brought
+
+
+def test_a_session_read_again_is_the_same_and_a_copy_of_its_own():
+    key = stored({"autoplay": {"maria": False}, "renewed": "2026-12-01"})
+    first = SessionStore(key).load()
+    first["autoplay"]["maria"] = True  # a request changing its own copy, not yet saved
+    again = SessionStore(key).load()
+    assert again == {"autoplay": {"maria": False}, "renewed": "2026-12-01"}
+    assert again["autoplay"] is not first["autoplay"]
+
+
+def test_a_tampered_session_is_refused_every_time():
+    key = stored({"_auth_user_id": "7", "renewed": "2026-12-01"})
+    text = Session.objects.get(pk=key).session_data
+    assert SessionStore(key).load()["_auth_user_id"] == "7"  # its check is now remembered
+    forged = text.replace("7", "8", 1) if "7" in text else "x" + text
+    Session.objects.filter(pk=key).update(session_data=forged)
+    assert SessionStore(key).load() == {}
+    assert SessionStore(key).load() == {}
+
+
+def test_a_saved_change_is_read_back_and_not_the_text_before_it():
+    key = stored({"renewed": "2026-11-30"})
+    assert SessionStore(key).load() == {"renewed": "2026-11-30"}
+    session = SessionStore(key)
+    session["renewed"] = "2026-12-01"
+    session.save()
+    assert SessionStore(key).load() == {"renewed": "2026-12-01"}

@@ -11,7 +11,7 @@ touched need drawing again (``pile_views``), with the new list.
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import InitVar, dataclass, field
+from dataclasses import dataclass, field
 from functools import lru_cache
 from html import escape
 from urllib.parse import quote
@@ -40,7 +40,6 @@ class CardView:
     #: The notation of the cards picked up by clicking this one ("t3:2"), if it can be picked.
     pick: str = ""
     picked: bool = False
-    language: InitVar[str | None] = None
     #: Its name in the notation ("TH"), or "down".
     name: str = field(init=False)
     #: Its name in words ("Ten of Hearts").
@@ -58,11 +57,10 @@ class CardView:
     spoken_html: str = field(init=False)
     face_html: str = field(init=False)
 
-    def __post_init__(self, language: str | None) -> None:
-        language = language or get_language()
+    def __post_init__(self) -> None:
         if self.card is None:
             self.name = "down"
-            self.label, self.spoken_html = _face_down(language)
+            self.label, self.spoken_html = _face_down(get_language())
             self.corner = self.suit = self.face_html = ""
             self.classes = "card back"
         else:
@@ -74,7 +72,7 @@ class CardView:
                 self.classes,
                 self.spoken_html,
                 self.face_html,
-            ) = _face(language, self.card)
+            ) = _face(get_language(), self.card)
         self.spoken = self.label
         self.query = f"?pick={quote(self.pick, safe='')}" if self.pick else ""
         if self.picked:
@@ -287,12 +285,11 @@ class _Piles:
         source, _sep, count = pick.partition(":")
         self.pick_source = source
         self.held = int(count or 1) if pick else 0
-        self.language = get_language()
 
     def card(self, card: int, pick_text: str = "", picked: bool = False) -> CardView:
         if not self.playable:
-            return CardView(card, language=self.language)
-        return CardView(card, pick_text, picked, self.language)
+            return CardView(card)
+        return CardView(card, pick_text, picked)
 
     def stock_move(self) -> str:
         """What clicking the stock does: "deal", "redeal", or "" (neither is possible)."""
@@ -316,7 +313,7 @@ class _Piles:
             redeals_left=self.position.redeals_left,
         )
         if stock:
-            view.cards = [CardView(None, language=self.language)]
+            view.cards = [CardView(None)]
         return view
 
     def waste(self) -> PileView:
@@ -365,7 +362,7 @@ class _Piles:
         for k, card in enumerate(cards):
             depth = len(cards) - k
             if k < down:
-                view.cards.append(CardView(None, language=self.language))
+                view.cards.append(CardView(None))
                 continue
             pick_text = "" if depth > movable else pile if depth == 1 else f"{pile}:{depth}"
             view.cards.append(self.card(card, pick_text, held_here and depth <= self.held))

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import NamedTuple
 
-from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db import connection, transaction
 
 from .models import Game, Move
 from .owners import Owner
@@ -97,9 +97,6 @@ def read_game(owner: Owner, public_id: str) -> Game:
     if owner.columns() is None:
         raise Game.DoesNotExist("Game matching query does not exist.")
     predicate, params = owner_predicate(owner)
-    # The connection itself, not django.db.connection: each of the proxy's attributes looks
-    # the connection up again, and a move's values ask for it a dozen times.
-    connection = connections[DEFAULT_DB_ALIAS]
     with connection.cursor() as cursor:
         cursor.execute(SELECT_GAME + predicate, [public_id, *params])
         row = cursor.fetchone()
@@ -125,7 +122,7 @@ def _value(name: str, value):
 
 def read_log_tail(game_pk: int, after: int) -> list[LoggedMove]:
     """The game's moves past ply ``after``, in order."""
-    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(
             "SELECT ply, notation, automatic, checkpoint FROM games_move "
             "WHERE game_id = %s AND ply > %s ORDER BY ply",
@@ -146,10 +143,9 @@ def save_play(
     # In one PostgreSQL statement a DELETE and an INSERT run in no set order: a ply deleted
     # and inserted again could clash. No action does both.
     assert not (rows and after is not None), "an action deletes moves or adds them, not both"
-    connection = connections[DEFAULT_DB_ALIAS]
     sets = ", ".join(f"{name} = %s" for name in fields)
     update = f"UPDATE games_game SET {sets} WHERE id = %s AND version = %s"
-    params = [_prepared(Game, name, getattr(game, name), connection) for name in fields]
+    params = [_prepared(Game, name, getattr(game, name)) for name in fields]
     params += [game.pk, version]
     if connection.vendor == "postgresql" and (rows or after is not None):
         sql = [f"WITH updated AS ({update} RETURNING id)"]
@@ -167,7 +163,7 @@ def save_play(
                 f"played.checkpoint FROM updated, (VALUES {values}) "
                 "AS played (ply, notation, automatic, checkpoint))"
             )
-            params += [value for row in rows for value in _move_values(row, connection)]
+            params += [value for row in rows for value in _move_values(row)]
         sql.append(" SELECT count(*) FROM updated")
         with connection.cursor() as cursor:
             cursor.execute("".join(sql), params)
@@ -185,18 +181,15 @@ def save_play(
             cursor.execute(
                 "INSERT INTO games_move (game_id, ply, notation, automatic, checkpoint) "
                 f"VALUES {values}",
-                [value for row in rows for value in (game.pk, *_move_values(row, connection))],
+                [value for row in rows for value in (game.pk, *_move_values(row))],
             )
     return True
 
 
-def _move_values(row: NewMove, connection) -> list:
-    return [
-        _prepared(Move, name, value, connection)
-        for name, value in zip(NewMove._fields, row, strict=True)
-    ]
+def _move_values(row: NewMove) -> list:
+    return [_prepared(Move, name, value) for name, value in zip(NewMove._fields, row, strict=True)]
 
 
-def _prepared(model, name: str, value, connection):
+def _prepared(model, name: str, value):
     """``value`` of the field ``name`` as the ORM would send it to the database."""
     return model._meta.get_field(name).get_db_prep_save(value, connection)

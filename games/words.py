@@ -96,12 +96,6 @@ PILE_WORDS = {
 def pile_label(pile: str, role: str = "subject") -> str:
     """A pile in words, from its notation, in ``role`` ("subject", "from", "to"): "column 3",
     "foundation 2", "the waste"."""
-    return _pile_label(get_language(), pile, role)
-
-
-# Kept per (language, pile, role) as the cards' names are: a move's words name two piles.
-@lru_cache(maxsize=1024)
-def _pile_label(language: str | None, pile: str, role: str) -> str:
     words = str(PILE_WORDS[pile[:1], role])
     return words % {"number": pile[1:]} if "%(number)s" in words else words
 

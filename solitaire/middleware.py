@@ -19,8 +19,8 @@ keeps Django's own lines about it (a 500 with a traceback, then the 503) out of 
 import contextvars
 import logging
 import re
-import secrets
 import sys
+import uuid
 
 from django.core.signals import got_request_exception, request_finished
 from django.db import InterfaceError, OperationalError
@@ -49,7 +49,7 @@ class RequestIdFilter(logging.Filter):
 def id_for(request: HttpRequest) -> str:
     """The balancer's id for this request if it sent a sane one, else a new one."""
     incoming = request.headers.get("X-Request-ID", "")
-    return incoming if SANE_ID.fullmatch(incoming) else secrets.token_hex(16)
+    return incoming if SANE_ID.fullmatch(incoming) else uuid.uuid4().hex
 
 
 class RequestIdMiddleware:

@@ -22,15 +22,14 @@ move sends only the piles it touched.
 
 from collections.abc import Iterable
 from datetime import timedelta
-from functools import lru_cache
 from html import escape
 
 from django import template
 from django.utils import timezone
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..board import CardView, PileView
 from ..models import IDLE, Game
@@ -70,7 +69,12 @@ def game_info(game: Game, redeals_left: int | None, oob: bool = False) -> SafeSt
     action to now (the server's "now", as drawn); ``data-at``, the last action's moment (a new
     one means a new action counted); ``data-idle``, the most a gap counts."""
     played = game.milliseconds_played
-    moves, time, deal, redeals = _counter_names(get_language())
+    moves, time, deal, redeals = (
+        escape(_("Moves")),
+        escape(_("Time")),
+        escape(_("Deal")),
+        escape(_("Redeals left")),
+    )
     automatic = ""
     if game.automatic_ply:
         # Translators: after the number of the player's own moves: "23 + 7 automatic".
@@ -97,13 +101,6 @@ def game_info(game: Game, redeals_left: int | None, oob: bool = False) -> SafeSt
         out.append(f"<div><dt>{redeals}</dt><dd data-redeals>{redeals_left}</dd></div>")
     out.append("</dl>")
     return mark_safe("".join(out))
-
-
-# The counters' names are the same on every board in a language: looked up once per language
-# and kept, as the cards' words are (games/board.py).
-@lru_cache(maxsize=64)
-def _counter_names(language: str | None) -> tuple[str, str, str, str]:
-    return (escape(_("Moves")), escape(_("Time")), escape(_("Deal")), escape(_("Redeals left")))
 
 
 @register.simple_tag

@@ -17,7 +17,6 @@ import json
 from dataclasses import dataclass, field
 
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
 
 from ..board import CardView
 from ..rules import card_name
@@ -50,7 +49,6 @@ def motion_of(outcome: Outcome | None) -> Motion:
         steps = [_step(p, p.target, p.source, "down") for p in played]
     else:
         return Motion()
-    language = get_language()
     cards = {card_name(c): c for p in played for c in (p.card, p.turned_up) if c is not None}
     cascade = {}
     if outcome.position.is_won():
@@ -59,8 +57,8 @@ def motion_of(outcome: Outcome | None) -> Motion:
             cards.update({card_name(c): c for c in foundation})
     return Motion(
         steps=json.dumps(steps, separators=(",", ":")),
-        cascade=json.dumps(cascade, separators=(",", ":")) if cascade else "{}",
-        faces=_faces(CardView(card, language=language) for card in cards.values()),
+        cascade=json.dumps(cascade, separators=(",", ":")),
+        faces=_faces(CardView(card) for card in cards.values()),
     )
 
 

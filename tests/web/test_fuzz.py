@@ -630,7 +630,9 @@ def finish(fuzzer: Fuzzer, victims: dict, before: dict, started: float) -> None:
         + "\n\n".join(fuzzer.failures[:10])
     )
     assert fuzzer.requests >= 1000
-    assert sum(n for status, n in fuzzer.statuses.items() if status < 300) > 100
+    # The fuzzer reached the pages themselves, not only refusals: its draws are random, and a
+    # guest's run of 1,300 requests was seen to get from 82 to 143 answers of 2xx.
+    assert sum(n for status, n in fuzzer.statuses.items() if status < 300) > 50
     call_command("check_games")  # a CommandError fails the test, naming every mismatch
     assert everything_of(victims) == before
 

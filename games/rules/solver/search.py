@@ -313,8 +313,10 @@ class _Layered:
                         entry = (score(child), counter, child, (played, path))
                         heappush(heap, entry)
                         pool.append(entry)
-                if not pool[0][2][2]:
-                    break  # the stock is out: this pass is over
+                # Every position of a layer has dealt the same cards: is the stock out?
+                _cols, _found, stock, _waste, _redeals = pool[0][2]
+                if not stock:
+                    break  # this pass is over
                 # The next layer: the best positions of this one, each with the next card dealt
                 # (and the safe moves home after it).
                 best = heapq.nsmallest(width, pool)
@@ -417,10 +419,9 @@ def solve(
 
     ``strategy`` is "portfolio" (best-first searches and a depth-first one side by side),
     "best-first" (the best-first searches alone, and Forty Devils' beam search: they find wins
-    but prove nothing) or "dfs"
-    (the depth-first search alone); ``safe_moves=False`` branches on every move to the
-    foundations too (for tests of the safe moves). ``max_memory_mb`` bounds everything the
-    search keeps, its score caches included.
+    but prove nothing) or "dfs" (the depth-first search alone); ``safe_moves=False`` branches
+    on every move to the foundations too (for tests of the safe moves). ``max_memory_mb``
+    bounds everything the search keeps, its score caches included.
     """
     budget = _Budget(seconds, max_nodes, max_memory_mb)
     if position.is_won():

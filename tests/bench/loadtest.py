@@ -806,14 +806,26 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def default_workers() -> int:
-    """The gunicorn config's default (two per core plus one), read from the config itself."""
-    env = {k: v for k, v in os.environ.items() if k != "WEB_CONCURRENCY"}
-    code = "import runpy; print(runpy.run_path('solitaire/gunicorn.conf.py')['workers'])"
+def config_default(name: str, variable: str) -> int | None:
+    """The gunicorn config's default for ``name`` (its environment ``variable`` unset), read
+    from the config itself; None if it cannot be read."""
+    env = {k: v for k, v in os.environ.items() if k != variable}
+    code = f"import runpy; print(runpy.run_path('solitaire/gunicorn.conf.py')[{name!r}])"
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
     )
-    return int(result.stdout.strip()) if result.returncode == 0 else 2 * (os.cpu_count() or 1) + 1
+    return int(result.stdout.strip()) if result.returncode == 0 else None
+
+
+def default_workers() -> int:
+    """The gunicorn config's default (two per core plus one)."""
+    return config_default("workers", "WEB_CONCURRENCY") or 2 * (os.cpu_count() or 1) + 1
+
+
+def default_threads() -> int:
+    """The gunicorn config's default threads per worker (8), what the server runs with when
+    --threads is not given."""
+    return config_default("threads", "WEB_THREADS") or 1
 
 
 class Server:
@@ -1000,7 +1012,7 @@ def load() -> str:
 
 def report(args, workers: int, stats: Stats, phases: dict, loads: dict, title: str) -> int:
     play, trivial = phases["players"], phases["trivial"]
-    threads = args.threads or 1
+    threads = args.threads or default_threads()
     kind = "sync" if threads == 1 else f"gthread, {threads} threads each"
     moves = stats.latencies["move"]
     played = stats.counts["moves played"]

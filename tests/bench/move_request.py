@@ -17,6 +17,12 @@ a legal move with the ply it was made on. It prints
   references, read from our static files (as sent, and gzipped as a server would send them).
 It exits with status 1 when a figure is over its budget.
 
+``--no-autoplay`` turns the automatic moves to the foundations off (the player's switch, for
+every game played) before the first game: each request then plays exactly the move it posts.
+Two versions whose automatic moves differ play different games with them on (since the deal
+sends aces home, say), and so do different work; with them off they play the same moves, which
+tests/bench/side_by_side.py checks.
+
 ``--root CHECKOUT`` measures the site of another checkout of the project (say, an earlier
 commit in a git worktree) with this same benchmark, so two versions can be compared side by
 side, alternating runs in one sitting (docs/performance.md).
@@ -101,6 +107,15 @@ def timed_client():
     return client
 
 
+def autoplay_off(client) -> None:
+    """The player's switch of automatic moves set to off for every game type played: one game
+    of each started and switched (the switch is kept per game type, in the session)."""
+    for variant in dict.fromkeys(variant for variant, _deal in GAMES):
+        game = start(client, variant, 1)
+        response = client.post(f"/g/{game.public_id}/autoplay/", {"autoplay": "off"})
+        assert response.status_code in (200, 302), response.status_code
+
+
 def start(client, variant: str, deal: int):
     from games.models import Game
 
@@ -121,9 +136,9 @@ def choose(game, rng: random.Random) -> str | None:
     return rng.choice(moves) if moves else None
 
 
-def round_moves(client, seed: int) -> Iterator[tuple[float, int, float]]:
-    """Play the games afresh, one move at a time: the server time (s), response size (bytes)
-    and server CPU time (s) of each move, as it is played."""
+def round_moves(client, seed: int) -> Iterator[tuple[float, int, float, str]]:
+    """Play the games afresh, one move at a time: the server time (s), response size (bytes),
+    server CPU time (s) and notation of each move, as it is played."""
     rng = random.Random(seed)
     for variant, deal in GAMES:
         game = start(client, variant, deal)
@@ -135,7 +150,7 @@ def round_moves(client, seed: int) -> Iterator[tuple[float, int, float]]:
             data = {"move": move, "ply": game.ply, "version": game.version}
             response = client.post(url, data, headers=HTMX)
             assert response.status_code == 200, (variant, move, response.status_code)
-            yield client.handler.seconds, len(response.content), client.handler.cpu
+            yield client.handler.seconds, len(response.content), client.handler.cpu, move
 
 
 def play_round(client, seed: int) -> tuple[list[float], list[int], list[float]]:
@@ -147,7 +162,7 @@ def play_round(client, seed: int) -> tuple[list[float], list[int], list[float]]:
 
 def lockstep(client) -> None:
     """Play one move each time a line comes on standard input, and write its server time and
-    CPU time (ms): tests/bench/side_by_side.py drives two of these in turn."""
+    CPU time (ms) and the move: tests/bench/side_by_side.py drives two of these in turn."""
     play_round(client, seed=1)  # warm up
     moves = (m for _ in range(ROUNDS) for m in round_moves(client, SEED))
     print("ready", flush=True)
@@ -156,7 +171,7 @@ def lockstep(client) -> None:
         if played is None:
             print("done", flush=True)
             return
-        print(f"{played[0] * 1000:.4f} {played[2] * 1000:.4f}", flush=True)
+        print(f"{played[0] * 1000:.4f} {played[2] * 1000:.4f} {played[3]}", flush=True)
 
 
 def play(client) -> tuple[list[float], list[float], list[int], list[float]]:
@@ -215,6 +230,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="move-bench-") as folder:
         setup_django(Path(folder) / "bench.sqlite3")
         client = timed_client()
+        if "--no-autoplay" in sys.argv:
+            autoplay_off(client)
         if "--lockstep" in sys.argv:
             lockstep(client)
             return 0
@@ -227,6 +244,8 @@ def main() -> int:
     ms = [s * 1000 for s in seconds]
     median = statistics.median(ms)
     print(f"Move requests: {len(ms)} moves in {len(GAMES)} games, the best of {ROUNDS} rounds each")
+    if "--no-autoplay" in sys.argv:
+        print("  automatic moves off")
     p95 = percentile(ms, 0.95)
     print(f"  server time   median {median:6.2f} ms   95th percentile {p95:6.2f} ms")
     print(f"                fastest {min(ms):5.2f} ms   slowest {max(ms):6.2f} ms")

@@ -15,6 +15,13 @@ Each version plays the same games with the same seeds for three rounds after a w
 (move_request.py's rounds); the figures are each move's best of its rounds, as there. Printed:
 the median and 95th percentile of both, and the ratio of the medians. ``--pairs N`` repeats
 the whole run N times (new processes, new databases) and prints each ratio and their median.
+
+The same seeds give the same moves only while both versions offer the same legal moves after
+the same automatic moves. Each run says whether the two played the same moves, or from which
+move on they did not: versions whose automatic moves differ (the deal sends aces home since
+commit 5dc59f1) play different games, and one may play more automatic moves per request.
+``--no-autoplay`` turns the automatic moves off on both sides (move_request.py's option), so
+that each request plays the one move it posts and both play the same games.
 """
 
 import argparse
@@ -59,16 +66,17 @@ def tree_of(revision: str) -> Path:
 class Side:
     """One version's harness process, playing a move each time it is asked."""
 
-    def __init__(self, name: str, root: Path) -> None:
+    def __init__(self, name: str, root: Path, options: list[str]) -> None:
         self.name = name
         self.process = subprocess.Popen(
-            [sys.executable, str(HARNESS), "--root", str(root), "--lockstep"],
+            [sys.executable, str(HARNESS), "--root", str(root), "--lockstep", *options],
             cwd=root,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
         )
         self.times: list[float] = []
+        self.moves: list[str] = []
         while (line := self.process.stdout.readline()) and line.strip() != "ready":
             pass
         if not line:
@@ -81,7 +89,9 @@ class Side:
         line = self.process.stdout.readline().strip()
         if line in ("", "done"):
             return False
-        self.times.append(float(line.split()[0]))
+        ms, _cpu, move = line.split()
+        self.times.append(float(ms))
+        self.moves.append(move)
         return True
 
     def close(self) -> None:
@@ -99,8 +109,8 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-def one_run(before: Path, now_root: Path = ROOT) -> float:
-    now, then = Side("now", now_root), Side("before", before)
+def one_run(before: Path, now_root: Path = ROOT, options: list[str] = ()) -> float:
+    now, then = Side("now", now_root, options), Side("before", before, options)
     step, going = 0, {now, then}
     while going:
         order = [now, then] if step % 2 == 0 else [then, now]
@@ -118,9 +128,22 @@ def one_run(before: Path, now_root: Path = ROOT) -> float:
             f"  {side.name:7} {len(best)} moves   median {statistics.median(best):6.3f} ms   "
             f"95th percentile {percentile(best, 0.95):6.3f} ms"
         )
+    print(f"  {same_moves(now.moves, then.moves)}")
     ratio = medians["now"] / medians["before"]
     print(f"  ratio of the medians, now / before: {ratio:.3f}")
     return ratio
+
+
+def same_moves(now: list[str], before: list[str]) -> str:
+    """Whether both sides played the same moves, in words."""
+    if now == before:
+        return f"both played the same {len(now)} moves"
+    pairs = enumerate(zip(now, before, strict=False))
+    first = next((n for n, (a, b) in pairs if a != b), min(len(now), len(before)))
+    return (
+        f"the two played different moves from move {first + 1} of {len(now)} on "
+        "(different games: compare with --no-autoplay)"
+    )
 
 
 def main() -> None:
@@ -130,12 +153,18 @@ def main() -> None:
     parser.add_argument(
         "--now", type=Path, default=ROOT, help="the later version's folder (this checkout)"
     )
+    parser.add_argument(
+        "--no-autoplay",
+        action="store_true",
+        help="automatic moves off on both sides, so that both play the same moves",
+    )
     args = parser.parse_args()
+    options = ["--no-autoplay"] if args.no_autoplay else []
     before = Path(args.revision) if Path(args.revision).is_dir() else tree_of(args.revision)
     ratios = []
     for n in range(args.pairs):
         print(f"Run {n + 1} of {args.pairs}: {args.now} beside {args.revision}")
-        ratios.append(one_run(before, args.now.resolve()))
+        ratios.append(one_run(before, args.now.resolve(), options))
     if len(ratios) > 1:
         listed = ", ".join(f"{r:.3f}" for r in ratios)
         print(f"Ratios: {listed}; median {statistics.median(ratios):.3f}")

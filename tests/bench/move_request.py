@@ -23,6 +23,9 @@ Two versions whose automatic moves differ play different games with them on (sin
 sends aces home, say), and so do different work; with them off they play the same moves, which
 tests/bench/side_by_side.py checks.
 
+``--rounds N`` only plays (a warm-up, then N rounds) and prints nothing, for
+tests/bench/instructions.py.
+
 ``--root CHECKOUT`` measures the site of another checkout of the project (say, an earlier
 commit in a git worktree) with this same benchmark, so two versions can be compared side by
 side, alternating runs in one sitting (docs/performance.md).
@@ -234,6 +237,12 @@ def main() -> int:
             autoplay_off(client)
         if "--lockstep" in sys.argv:
             lockstep(client)
+            return 0
+        if "--rounds" in sys.argv:
+            # Only play: tests/bench/instructions.py counts what this costs.
+            play_round(client, seed=1)
+            for _ in range(int(sys.argv[sys.argv.index("--rounds") + 1])):
+                play_round(client, SEED)
             return 0
         seconds, every, sizes, cpu = play(client)
         visit = first_visit(client)

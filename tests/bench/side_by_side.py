@@ -21,7 +21,9 @@ the same automatic moves. Each run says whether the two played the same moves, o
 move on they did not: versions whose automatic moves differ (the deal sends aces home since
 commit 5dc59f1) play different games, and one may play more automatic moves per request.
 ``--no-autoplay`` turns the automatic moves off on both sides (move_request.py's option), so
-that each request plays the one move it posts and both play the same games.
+that each request plays the one move it posts and both play the same games. ``--multipart``
+posts the moves as multipart forms on both sides (move_request.py's option), as this benchmark
+did until December 2026.
 """
 
 import argparse
@@ -158,8 +160,14 @@ def main() -> None:
         action="store_true",
         help="automatic moves off on both sides, so that both play the same moves",
     )
+    parser.add_argument(
+        "--multipart",
+        action="store_true",
+        help="post the moves as multipart/form-data, the test Client's way (move_request.py)",
+    )
     args = parser.parse_args()
     options = ["--no-autoplay"] if args.no_autoplay else []
+    options += ["--multipart"] if args.multipart else []
     before = Path(args.revision) if Path(args.revision).is_dir() else tree_of(args.revision)
     ratios = []
     for n in range(args.pairs):

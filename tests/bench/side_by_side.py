@@ -21,12 +21,16 @@ the same automatic moves. Each run says whether the two played the same moves, o
 move on they did not: versions whose automatic moves differ (the deal sends aces home since
 commit 5dc59f1) play different games, and one may play more automatic moves per request.
 ``--no-autoplay`` turns the automatic moves off on both sides (move_request.py's option), so
-that each request plays the one move it posts and both play the same games. ``--multipart``
+that each request plays the one move it posts and both play the same games. ``--postgres``
+runs each side on a PostgreSQL database of its own (made afresh, on the server ``PG_ADMIN``
+names: by default postgres@127.0.0.1:5432) rather than SQLite: every statement is then a round
+trip to another process, as in production. ``--multipart``
 posts the moves as multipart forms on both sides (move_request.py's option), as this benchmark
 did until December 2026.
 """
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -37,6 +41,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "side-by-side"
 HARNESS = ROOT / "tests" / "bench" / "move_request.py"
+#: The PostgreSQL server for --postgres, as a URL to a database that is there (the databases
+#: side_by_side_now and side_by_side_before are made on the same server, afresh each run).
+PG_ADMIN = os.environ.get("PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/postgres")
 
 
 def tree_of(revision: str) -> Path:
@@ -68,11 +75,16 @@ def tree_of(revision: str) -> Path:
 class Side:
     """One version's harness process, playing a move each time it is asked."""
 
-    def __init__(self, name: str, root: Path, options: list[str]) -> None:
+    def __init__(self, name: str, root: Path, options: list[str], postgres: bool = False) -> None:
         self.name = name
+        env = dict(os.environ)
+        env.pop("DATABASE_URL", None)
+        if postgres:
+            env["DATABASE_URL"] = fresh_database(f"side_by_side_{name}")
         self.process = subprocess.Popen(
             [sys.executable, str(HARNESS), "--root", str(root), "--lockstep", *options],
             cwd=root,
+            env=env,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -101,6 +113,17 @@ class Side:
         self.process.wait(timeout=60)
 
 
+def fresh_database(name: str) -> str:
+    """A new, empty PostgreSQL database ``name`` (dropped first if an earlier run left it),
+    on the server of ``PG_ADMIN``; its URL."""
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN, autocommit=True) as connection:
+        connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        connection.execute(f"CREATE DATABASE {name}")
+    return PG_ADMIN.rsplit("/", 1)[0] + f"/{name}"
+
+
 def best_of_rounds(times: list[float], rounds: int = 3) -> list[float]:
     size = len(times) // rounds
     return [min(times[i + r * size] for r in range(rounds)) for i in range(size)]
@@ -111,8 +134,11 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-def one_run(before: Path, now_root: Path = ROOT, options: list[str] = ()) -> float:
-    now, then = Side("now", now_root, options), Side("before", before, options)
+def one_run(
+    before: Path, now_root: Path = ROOT, options: list[str] = (), postgres: bool = False
+) -> float:
+    now = Side("now", now_root, options, postgres)
+    then = Side("before", before, options, postgres)
     step, going = 0, {now, then}
     while going:
         order = [now, then] if step % 2 == 0 else [then, now]
@@ -165,6 +191,11 @@ def main() -> None:
         action="store_true",
         help="post the moves as multipart/form-data, the test Client's way (move_request.py)",
     )
+    parser.add_argument(
+        "--postgres",
+        action="store_true",
+        help="each side on a PostgreSQL database of its own (PG_ADMIN's server), not SQLite",
+    )
     args = parser.parse_args()
     options = ["--no-autoplay"] if args.no_autoplay else []
     options += ["--multipart"] if args.multipart else []
@@ -172,7 +203,7 @@ def main() -> None:
     ratios = []
     for n in range(args.pairs):
         print(f"Run {n + 1} of {args.pairs}: {args.now} beside {args.revision}")
-        ratios.append(one_run(before, args.now.resolve(), options))
+        ratios.append(one_run(before, args.now.resolve(), options, args.postgres))
     if len(ratios) > 1:
         listed = ", ".join(f"{r:.3f}" for r in ratios)
         print(f"Ratios: {listed}; median {statistics.median(ratios):.3f}")

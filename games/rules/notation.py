@@ -94,6 +94,10 @@ def parse_record(text: str | bytes) -> Record:
     return Record(variant, deal, moves)
 
 
+#: The most characters of a record's value that a refusal quotes.
+SHOWN = 40
+
+
 def replay(record: Record) -> Position:
     """The position after every move of ``record``, each checked in turn."""
     position = first_position(VARIANTS[record.variant], record.deal)
@@ -106,10 +110,12 @@ def replay(record: Record) -> Position:
             if not isinstance(text, str):
                 reason = Reason("record-move-not-string", {"number": n, "value": _show(text)})
             else:
-                reason = Reason("record-move-not-notation", {"number": n, "move": text})
+                reason = Reason("record-move-not-notation", {"number": n, "move": _cut(text)})
             raise RecordError(reason) from None
         except IllegalMove as e:
-            reason = Reason("record-move-illegal", {"number": n, "move": text, "reason": e.reason})
+            reason = Reason(
+                "record-move-illegal", {"number": n, "move": _cut(text), "reason": e.reason}
+            )
             raise RecordError(reason) from None
     return position
 
@@ -186,4 +192,10 @@ def _cards(value: str, *, allow_down: bool) -> tuple[list[int], int]:
 
 def _show(value: object) -> str:
     text = json.dumps(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."
+
+
+def _cut(text: str) -> str:
+    """A move's text as a refusal quotes it: whole (every move of the notation is short), or
+    its start and an ellipsis, so that a garbled record is not sent back in full."""
+    return text if len(text) <= SHOWN else text[: SHOWN - 1] + "\u2026"

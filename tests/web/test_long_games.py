@@ -161,6 +161,18 @@ class TestLimits:
         assert record not in page and len(page) < len(record) / 10
         assert not Game.objects.exists()
 
+    @pytest.mark.parametrize("moves", [["x" * 200_000], ["t1-f1" + " " * 200_000]])
+    def test_a_record_with_one_huge_move_is_refused_without_the_move_in_full(self, client, moves):
+        # One move of 200,000 characters: garbled, or a legal move padded out (the notation
+        # forbids the padding either way). The message quotes the move's start only.
+        record = Record("forty-thieves", 3, moves).to_json()
+        response = client.post("/import/", {"text": record})
+        assert response.status_code == 400
+        page = response.content.decode()
+        assert "move 1, “" in page and "…”" in page
+        assert len(page) < 50_000
+        assert not Game.objects.exists()
+
     def test_a_short_refused_record_is_shown_back_to_be_mended(self, client):
         record = Record("forty-thieves", 3, ["t1-t2x"]).to_json()
         response = client.post("/import/", {"text": record})

@@ -13,7 +13,8 @@ one transaction. What it guarantees, each held against the ORM by tests/web/test
 - ``read_game`` reads the row ``Game.objects.owned_by(owner).get(public_id=...)`` reads, by the
   same ownership rule (``Owner.columns``), and returns the instance the ORM would;
 - ``save_play`` stores what ``save(update_fields=...)`` and ``bulk_create`` would, all or
-  nothing, and only if the game still has the version it was read at (else False);
+  nothing, and only if the game still has the version it was read at and is still the
+  owner's, by the same rule (else False);
 - ``read_log_tail`` reads a game's moves past a ply, with their checkpoints.
 
 Only ``games.services`` calls these. Tables and columns are the models' own (Django's default
@@ -135,18 +136,25 @@ def read_log_tail(game_pk: int, after: int) -> list[LoggedMove]:
 
 
 def save_play(
-    game: Game, fields: Sequence[str], version: int, rows: Sequence[NewMove] = (), after=None
+    owner: Owner,
+    game: Game,
+    fields: Sequence[str],
+    version: int,
+    rows: Sequence[NewMove] = (),
+    after=None,
 ) -> bool:
     """Store the game's ``fields``, delete its moves past ply ``after`` (an undo) or insert
     ``rows`` as its new moves (a move): all of it if the stored game still has ``version``
-    (True), else none of it (False). A ply the game already has raises ``IntegrityError``."""
+    and is still ``owner``'s (True), else none of it (False). A ply the game already has
+    raises ``IntegrityError``."""
     # In one PostgreSQL statement a DELETE and an INSERT run in no set order: a ply deleted
     # and inserted again could clash. No action does both.
     assert not (rows and after is not None), "an action deletes moves or adds them, not both"
     sets = ", ".join(f"{name} = %s" for name in fields)
-    update = f"UPDATE games_game SET {sets} WHERE id = %s AND version = %s"
+    owned, owners = owner_predicate(owner)
+    update = f"UPDATE games_game SET {sets} WHERE id = %s AND version = %s AND {owned}"
     params = [_prepared(Game, name, getattr(game, name)) for name in fields]
-    params += [game.pk, version]
+    params += [game.pk, version, *owners]
     if connection.vendor == "postgresql" and (rows or after is not None):
         sql = [f"WITH updated AS ({update} RETURNING id)"]
         if after is not None:

@@ -394,7 +394,7 @@ def give_up(
     game.finished_at = now
     game.version += 1
     fields = ("status", "finished_at", "updated_at", "milliseconds_played", "version")
-    if not store.save_play(game, fields, read_at):
+    if not store.save_play(owner, game, fields, read_at):
         raise StalePly(store.read_game(owner, public_id))
     return Outcome(game, game.position(), "given-up")
 
@@ -577,5 +577,5 @@ def _save(
     # A stuck game has finished until an undo or a restart brings it back to playing: the
     # statistics count it as lost, and its streaks run in the order games finished.
     game.finished_at = None if game.status == Game.Status.PLAYING else now
-    if not store.save_play(game, PLAY_FIELDS, read_at, rows, after):
+    if not store.save_play(owner, game, PLAY_FIELDS, read_at, rows, after):
         raise StalePly(store.read_game(owner, game.public_id))

@@ -162,7 +162,7 @@ class TestSavePlay:
         assert change(by_store, now) == rows
         MoveRow.objects.bulk_create(MoveRow(game=by_orm, **row._asdict()) for row in rows)
         by_orm.save(update_fields=services.PLAY_FIELDS)
-        assert store.save_play(by_store, services.PLAY_FIELDS, read_at, rows)
+        assert store.save_play(GUEST, by_store, services.PLAY_FIELDS, read_at, rows)
         after_orm, after_store = Game.objects.get(pk=by_orm.pk), Game.objects.get(pk=by_store.pk)
         assert fields_of(after_store) == fields_of(after_orm)
         assert moves_of(after_store) == moves_of(after_orm)
@@ -173,7 +173,7 @@ class TestSavePlay:
         read_at = game.version
         rows = change(game, timezone.now())
         with CaptureQueriesContext(connection) as queries:
-            assert store.save_play(game, services.PLAY_FIELDS, read_at, rows)
+            assert store.save_play(GUEST, game, services.PLAY_FIELDS, read_at, rows)
         statements = [q["sql"].split()[0] for q in queries.captured_queries]
         statements = [s for s in statements if s not in ("SAVEPOINT", "RELEASE")]
         assert statements == (
@@ -187,7 +187,7 @@ class TestSavePlay:
         rows = change(game, timezone.now())
         rows[1] = rows[1]._replace(ply=moves[-1][0])
         with pytest.raises(IntegrityError), transaction.atomic():
-            store.save_play(game, services.PLAY_FIELDS, read_at, rows)
+            store.save_play(GUEST, game, services.PLAY_FIELDS, read_at, rows)
         assert fields_of(Game.objects.get(pk=game.pk)) == before
         assert moves_of(game) == moves
 
@@ -197,9 +197,23 @@ class TestSavePlay:
         read_at = game.version
         Game.objects.filter(pk=game.pk).update(version=read_at + 1)  # another request's write
         rows = change(game, timezone.now())
-        assert not store.save_play(game, services.PLAY_FIELDS, read_at, rows)
+        assert not store.save_play(GUEST, game, services.PLAY_FIELDS, read_at, rows)
         assert fields_of(Game.objects.get(pk=game.pk)) == {**before, "version": read_at + 1}
         assert moves_of(game) == moves
+
+    def test_a_game_that_is_no_longer_the_owners_is_not_written(self):
+        # The guest signed up meanwhile: the game became the account's (adopt_guest_games).
+        _, game = twins()
+        ada = make_user("ada")
+        Game.objects.filter(pk=game.pk).update(owner=ada, session_key="")
+        before, moves = fields_of(Game.objects.get(pk=game.pk)), moves_of(game)
+        read_at = game.version
+        rows = change(game, timezone.now())
+        assert not store.save_play(GUEST, game, services.PLAY_FIELDS, read_at, rows)
+        assert not store.save_play(Owner(user=make_user("mallory")), game, ["ply"], read_at)
+        assert fields_of(Game.objects.get(pk=game.pk)) == before
+        assert moves_of(game) == moves
+        assert store.save_play(Owner(user=ada), game, services.PLAY_FIELDS, read_at, rows)
 
     def test_moves_past_a_ply_are_deleted_with_the_write_and_only_then(self):
         _, game = twins()
@@ -207,8 +221,8 @@ class TestSavePlay:
         read_at = game.version
         change(game, timezone.now())
         cut = moves[-3][0]
-        assert not store.save_play(game, services.PLAY_FIELDS, read_at + 7, after=cut)
+        assert not store.save_play(GUEST, game, services.PLAY_FIELDS, read_at + 7, after=cut)
         assert moves_of(game) == moves
-        assert store.save_play(game, services.PLAY_FIELDS, read_at, after=cut)
+        assert store.save_play(GUEST, game, services.PLAY_FIELDS, read_at, after=cut)
         assert moves_of(game) == [m for m in moves if m[0] <= cut]
         assert Game.objects.get(pk=game.pk).version == game.version

@@ -1,8 +1,9 @@
-"""Players and their games: a guest's games becoming their account's, and an account's games
-going with it."""
+"""Players and their games: a guest's games becoming their account's, an account's games
+going with it, and the games of a guest whose session expired going too."""
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import F
 
 from ..models import Game
 from ..owners import Owner
@@ -14,10 +15,13 @@ def adopt_guest_games(session_key: str, user: AbstractBaseUser) -> int:
     Called as a guest signs up or logs in, with the session key they had as a guest (logging
     in gives the session a new key). The games keep their ids and move logs; one UPDATE moves
     them all, so a move on one of them waits for it (or it for the move) and neither is lost.
+    Each game's version goes up, as with every write to a game: a board read before it is
+    stale after it.
     """
     if not session_key:
         return 0
-    return Game.objects.owned_by(Owner(session_key=session_key)).update(owner=user, session_key="")
+    games = Game.objects.owned_by(Owner(session_key=session_key))
+    return games.update(owner=user, session_key="", version=F("version") + 1)
 
 
 @transaction.atomic
@@ -25,3 +29,10 @@ def delete_player(user: AbstractBaseUser) -> None:
     """Delete an account and every game and move in it."""
     Game.objects.owned_by(Owner(user=user)).delete()
     user.delete()
+
+
+def delete_guest_games(session_key: str) -> int:
+    """Delete the games of the guest known by ``session_key`` (with their moves and analyses),
+    whose session has expired: nobody can reach them any more. How many games."""
+    _total, deleted = Game.objects.owned_by(Owner(session_key=session_key)).delete()
+    return deleted.get(Game._meta.label, 0)

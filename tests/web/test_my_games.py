@@ -14,7 +14,7 @@ from django.utils.timezone import now as timezone_now
 from games.models import Game
 from games.rules import parse_record, replay
 
-from .conftest import board, legal_move, log, post_move, start, url
+from .conftest import HTMX, board, legal_move, log, post_move, start, url
 from .test_accounts import LOGIN, MY_GAMES, PASSWORD, SIGNUP, log_in, make_user
 from .test_game_page import board_html
 
@@ -108,6 +108,8 @@ class TestGuestGamesComeAlong:
         moves = log(game)
         finished = start(client, "indian", 7)
         client.post(url("give_up", finished), board(finished))
+        game.refresh_from_db()
+        guest_board = board(game)
         sign_up(client)
         html = client.get(MY_GAMES).content.decode()
         assert url("game", game) in html and url("game", finished) in html
@@ -123,6 +125,12 @@ class TestGuestGamesComeAlong:
             game.snapshot
         )
         assert client.get(url("game", game)).status_code == 200
+        # A board drawn before the adoption is stale after it: the account's game moved on.
+        assert game.version == guest_board["version"] + 1
+        response = client.post(url("move", game), {**guest_board, "move": "deal"}, headers=HTMX)
+        assert response.status_code == 200 and "moved on" in response.content.decode()
+        game.refresh_from_db()
+        assert log(game) == moves
 
     def test_logging_in_adopts_the_guest_games_into_the_existing_account(self, client):
         alice = make_user()

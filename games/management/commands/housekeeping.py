@@ -25,8 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from games.models import Game
-from games.owners import Owner
+from games.services.players import delete_guest_games
 
 #: Sessions handled per transaction.
 BATCH = 500
@@ -84,13 +83,6 @@ def clear_expired_guests(now) -> tuple[int, int, int]:
             expired = Session.objects.filter(session_key__in=keys, expire_date__lt=now)
             sessions += expired.delete()[0]
     return sessions, guests, games
-
-
-def delete_guest_games(session_key: str) -> int:
-    """Deletes the games of the guest known by ``session_key`` (with their moves and
-    analyses); how many games."""
-    _total, deleted = Game.objects.owned_by(Owner(session_key=session_key)).delete()
-    return deleted.get(Game._meta.label, 0)
 
 
 def prune_task_results(before) -> int:

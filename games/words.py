@@ -343,6 +343,15 @@ def error_words(error: play.GameError) -> str:
         return _("There is no move to redo.")
     if isinstance(error, play.NoSureWin):
         return _("No win is certain from this board yet: play on.")
+    if isinstance(error, play.TooLong) and error.game.ply < MAX_PLY:
+        # Finish or a redo whose moves would not all fit.
+        return ngettext(
+            "These moves would take the game past the longest log a game may have, "
+            "%(count)d move.",
+            "These moves would take the game past the longest log a game may have, "
+            "%(count)d moves.",
+            MAX_PLY,
+        ) % {"count": MAX_PLY}
     if isinstance(error, play.TooLong):
         return ngettext(
             "This game has reached the longest log a game may have, %(count)d move: "

@@ -111,11 +111,15 @@ def ask_in_transaction(
     return analysis
 
 
-def answer_of(game: Game, kind: str, version: int) -> Analysis | None:
-    """The search of ``kind`` asked for at ``version`` of ``game`` (the player's, read by
-    owner), if any; one whose worker was lost is first queued again or answered as failed."""
+def answer_of(
+    owner: Owner, public_id: str, kind: str, version: int
+) -> tuple[Game, Analysis | None]:
+    """The owner's game ``public_id`` as it is now, and the search of ``kind`` asked for at
+    its ``version``, if any: one whose worker was lost is first queued again or answered as
+    failed. ``Game.DoesNotExist`` when the owner has no such game."""
+    game = store.read_game(owner, public_id)
     analysis = game.analyses.filter(kind=kind, version=version).first()
-    return tasks.check_pending(analysis) if analysis is not None else None
+    return game, (tasks.check_pending(analysis) if analysis is not None else None)
 
 
 def pending_of(owner: Owner) -> QuerySet:
@@ -217,19 +221,18 @@ def _queue(game: Game, kind: str, client: str, now) -> Analysis:
 # -- finishing ------------------------------------------------------------------------------
 
 
-@transaction.atomic
-def finish(owner: Owner, public_id: str, ply: int, version: int | None) -> Outcome:
+def finish(
+    owner: Owner, public_id: str, ply: int, version: int | None, *, away: int = 0
+) -> Outcome:
     """Play out the win a search found from the board the player saw, every move checked by
-    the engine and logged, in one write conditional on the version read: the game ends won,
-    or nothing changes. Counts as one hint."""
+    the engine and logged, and count it as one hint, in one write conditional on the version
+    read: the game ends won, or nothing changes. ``away``: the milliseconds the page was
+    hidden since the last action, which the clock leaves out."""
     game = read_for_play(owner, public_id, ply, version)
     win = game.analyses.filter(version=game.version, status=Analysis.Status.WON).first()
     if win is None or not win.moves:
         raise NoWinKnown(game)
-    outcome = play_out(owner, game, [Move.parse(text) for text in win.moves])
-    Game.objects.owned_by(owner).filter(pk=game.pk).update(hint_count=F("hint_count") + 1)
-    outcome.game.hint_count += 1
-    return outcome
+    return play_out(owner, game, [Move.parse(text) for text in win.moves], away=away, hints=1)
 
 
 # -- winnable deals -------------------------------------------------------------------------

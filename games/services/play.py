@@ -399,13 +399,27 @@ def give_up(
     return Outcome(game, game.position(), "given-up")
 
 
-def play_out(owner: Owner, game: Game, moves: Sequence[Move], *, away: int = 0) -> Outcome:
+def play_out(
+    owner: Owner, game: Game, moves: Sequence[Move], *, away: int = 0, hints: int = 0
+) -> Outcome:
     """Play ``moves`` (each checked by the engine) on ``game`` as just read, all in one write
     conditional on its version: the assist services' "Finish", and ``finish``. ``Refused`` if
-    the engine refuses one. They are the player's moves: the player asked for each of them."""
+    the engine refuses one. They are the player's moves: the player asked for each of them.
+    ``hints``: as many hints counted on the game, in the same write."""
+    fields = PLAY_FIELDS
+    if hints:
+        game.hint_count += hints
+        fields += ("hint_count",)
     try:
         return _play_moves(
-            owner, game, game.position(), list(moves), autoplay=False, event="finished", away=away
+            owner,
+            game,
+            game.position(),
+            list(moves),
+            autoplay=False,
+            event="finished",
+            away=away,
+            fields=fields,
         )
     except IllegalMove as e:
         raise Refused(game, e.reason) from None
@@ -485,10 +499,12 @@ def _play_moves(
     event: str = "moved",
     before: tuple[int, bool, bool] | None = None,
     away: int = 0,
+    fields: Sequence[str] = PLAY_FIELDS,
 ) -> Outcome:
     """Play ``moves`` (the first the player's; in a redo the rest are automatic), then safe
-    moves home if ``autoplay``, as long as the log has room; store them all. ``before``: what
-    ``Outcome.before`` says, from before the action (if it changed it already)."""
+    moves home if ``autoplay``, as long as the log has room; store them all (the game's
+    ``fields``). ``before``: what ``Outcome.before`` says, from before the action (if it
+    changed it already)."""
     played: list[Played] = []
     was = before or _before(game)
     redone = event == "redone"
@@ -507,7 +523,7 @@ def _play_moves(
         game.redo = []
     game.move_count += len(rows)
     game.automatic_ply += sum(p.automatic for p in played)
-    _save(owner, game, position, rows, away=away)
+    _save(owner, game, position, rows, away=away, fields=fields)
     changed = _piles(p.move for p in played)
     return Outcome(game, position, event, played, _still_playing(game, changed), was)
 
@@ -558,11 +574,12 @@ def _save(
     *,
     after: int | None = None,
     away: int = 0,
+    fields: Sequence[str] = PLAY_FIELDS,
 ) -> None:
-    """Store ``position`` as the game's snapshot, with its ply, status, times and certain win,
-    and ``rows`` as its new moves (``after``: its moves past this ply deleted first), if the
-    game is still at the version it was read at; else nothing, and ``StalePly`` with the game
-    as it is."""
+    """Store ``position`` as the game's snapshot, with its ply, status, times and certain win
+    (and the rest of its ``fields``), and ``rows`` as its new moves (``after``: its moves past
+    this ply deleted first), if the game is still at the version it was read at; else nothing,
+    and ``StalePly`` with the game as it is."""
     read_at = game.version
     now = timezone.now()
     _tick(game, now, away)
@@ -577,5 +594,5 @@ def _save(
     # A stuck game has finished until an undo or a restart brings it back to playing: the
     # statistics count it as lost, and its streaks run in the order games finished.
     game.finished_at = None if game.status == Game.Status.PLAYING else now
-    if not store.save_play(owner, game, PLAY_FIELDS, read_at, rows, after):
+    if not store.save_play(owner, game, fields, read_at, rows, after):
         raise StalePly(store.read_game(owner, game.public_id))

@@ -55,10 +55,11 @@ def analysis(request: HttpRequest, public_id: str) -> HttpResponse:
 def finish(request: HttpRequest, public_id: str) -> HttpResponse:
     """Play out the win found from the board seen; refused (the board as it is) when stale."""
     board = seen(request)
-    if board is None:
+    away = count(request.POST.get("away") or "0")
+    if board is None or away is None:
         return garbled(request, game_or_404(request, public_id))
     try:
-        outcome = assist.finish(owner_of(request), public_id, *board)
+        outcome = assist.finish(owner_of(request), public_id, *board, away=away)
     except Game.DoesNotExist:
         raise Http404(_("There is no such game.")) from None
     except play.GameError as error:
@@ -68,11 +69,13 @@ def finish(request: HttpRequest, public_id: str) -> HttpResponse:
 
 def _search(request: HttpRequest, public_id: str, kind: str) -> HttpResponse:
     if request.method == "GET":
-        game = game_or_404(request, public_id)
         version = count(request.GET.get("version", ""))
         if version is None:
-            return _incomplete(request, game, kind)
-        asked = assist.answer_of(game, kind, version)
+            return _incomplete(request, game_or_404(request, public_id), kind)
+        try:
+            game, asked = assist.answer_of(owner_of(request), public_id, kind, version)
+        except Game.DoesNotExist:
+            raise Http404(_("There is no such game.")) from None
         return _show(request, game, kind, answer(game, asked))
     board = seen(request)
     if board is None:

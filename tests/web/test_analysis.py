@@ -4,12 +4,14 @@ search per board, however often it is asked. "Finish" plays every move through t
 the game ends won, its log replays to its board, and it counts as a win with help."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from games.models import Analysis
+from games.models import Analysis, Game
 from games.rules import Move
 
 from .conftest import HTMX, log, post_move, replayed, start, url
@@ -28,11 +30,13 @@ def analysed(client, game):
     return answer(client, "analysis", game, game.version)
 
 
-def finish(client, game, *, ply=None, version=None, htmx=True):
+def finish(client, game, *, ply=None, version=None, htmx=True, away=None):
     data = {
         "ply": game.ply if ply is None else ply,
         "version": game.version if version is None else version,
     }
+    if away is not None:
+        data["away"] = away
     return client.post(url("finish", game), data, headers=HTMX if htmx else {})
 
 
@@ -118,6 +122,25 @@ class TestFinish:
         assert log(game)[start_ply:] == win
         assert game.snapshot == replayed(game)
         assert game.hint_count == hints + 1
+
+    def test_finish_leaves_the_time_the_page_was_hidden_off_the_clock(self, client):
+        game = near_win(client, 20)
+        analysed(client, game)
+        game.refresh_from_db()
+        before = game.milliseconds_played
+        Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(seconds=60))
+        assert finish(client, game, away="50000").status_code == 200
+        game.refresh_from_db()
+        assert game.status == "won" and 10_000 <= game.milliseconds_played - before < 11_000
+
+    def test_a_garbled_away_on_finish_is_400_and_changes_nothing(self, client):
+        game = near_win(client, 20)
+        analysed(client, game)
+        game.refresh_from_db()
+        before = (game.version, game.hint_count, game.milliseconds_played)
+        assert finish(client, game, away="soon").status_code == 400
+        game.refresh_from_db()
+        assert (game.version, game.hint_count, game.milliseconds_played) == before
 
     def test_a_finished_win_is_not_a_win_without_hints(self, client):
         game = near_win(client, 5)

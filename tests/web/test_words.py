@@ -8,6 +8,7 @@ import pytest
 from django.utils import translation
 
 from games import rules
+from games.models import MAX_PLY, Game
 from games.rules import VARIANTS, Build, Move, Reason, RecordError, first_position, parse_card
 from games.rules import reasons as reasons_module
 from games.rules.moves import COLUMN, DEAL, REDEAL
@@ -199,3 +200,17 @@ def test_a_refused_move_is_worded_from_its_reason():
         "That move is not allowed: Seven of Diamonds does not go on Nine of Spades: "
         "build down by one rank in the same suit."
     )
+
+
+@pytest.mark.parametrize(
+    ("ply", "said"),
+    [
+        (MAX_PLY, "This game has reached the longest log a game may have, 10000 moves"),
+        # Finish (or a redo) whose moves would not all fit: the game is not at its limit yet.
+        (MAX_PLY - 10, "These moves would take the game past the longest log"),
+    ],
+)
+def test_a_move_past_the_longest_log_says_whether_the_game_is_at_it(ply, said):
+    assert said in error_words(play.TooLong(Game(ply=ply)))
+    with translation.override("fr"):
+        assert "10000" in error_words(play.TooLong(Game(ply=ply)))

@@ -346,8 +346,7 @@ def error_words(error: play.GameError) -> str:
     if isinstance(error, play.TooLong) and error.game.ply < MAX_PLY:
         # Finish or a redo whose moves would not all fit.
         return ngettext(
-            "These moves would take the game past the longest log a game may have, "
-            "%(count)d move.",
+            "These moves would take the game past the longest log a game may have, %(count)d move.",
             "These moves would take the game past the longest log a game may have, "
             "%(count)d moves.",
             MAX_PLY,

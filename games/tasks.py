@@ -30,7 +30,6 @@ from django.core.cache import cache
 from django.db import DatabaseError, connection, transaction
 from django.db.models import QuerySet
 from django.tasks import task
-from django.tasks.base import TASK_MIN_PRIORITY
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
@@ -43,6 +42,9 @@ from .services import winnability
 #: settings.LOGGING mails it to ADMINS when they are set.
 logger = logging.getLogger("solitaire.tasks")
 
+#: The lowest priority a task may have: Django's tasks take priorities from -100 (the lowest)
+#: to 100, as its documentation of ``Task.priority`` says.
+LOWEST_PRIORITY = -100
 #: Seconds between two beats of a running search.
 BEAT = 1.0
 #: A search's task is run at most this many times (a first run and one more after a worker
@@ -101,7 +103,7 @@ def queue_search(analysis: Analysis, client: str, base: int) -> int:
     """Queue the search of ``analysis`` for ``client`` (a digest): its priority is ``base``
     less two for every search the client has waiting already. The priority given."""
     waiting = waiting_searches().filter(args_kwargs__kwargs__client=client).count()
-    priority = max(TASK_MIN_PRIORITY + 1, base - 2 * waiting)
+    priority = max(LOWEST_PRIORITY + 1, base - 2 * waiting)
     seconds = search_seconds(analysis.kind)
     search.using(priority=priority).enqueue(analysis.pk, client=client, seconds=seconds)
     return priority

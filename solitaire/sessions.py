@@ -65,5 +65,7 @@ _lock = threading.Lock()
 
 @lru_cache(maxsize=8)
 def _select(model, alias: str) -> str:
-    table = connections[alias].ops.quote_name(model._meta.db_table)
+    # The table's name as the model declares it (Django's default, django_session, needs no
+    # quoting on any database).
+    table = model._meta.db_table
     return f"SELECT session_data FROM {table} WHERE session_key = %s AND expire_date > %s"

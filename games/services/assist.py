@@ -23,7 +23,6 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F, QuerySet
-from django.tasks.base import TASK_MIN_PRIORITY
 from django.utils import timezone
 
 from .. import store, tasks
@@ -43,7 +42,7 @@ LOW_WATER = 5
 DEAL_BATCH = 10
 #: The queue's priorities: a hint before an analysis of the same standing; the search for
 #: winnable deals only when no player waits.
-HINT_PRIORITY, ANALYSIS_PRIORITY, TOP_UP_PRIORITY = 0, -1, TASK_MIN_PRIORITY
+HINT_PRIORITY, ANALYSIS_PRIORITY, TOP_UP_PRIORITY = 0, -1, tasks.LOWEST_PRIORITY
 #: How far a newcomer's search stands behind a player's (``is_newcomer``).
 NEWCOMER_PENALTY = 20
 

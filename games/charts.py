@@ -8,7 +8,7 @@ from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from .selectors import Week
 
@@ -32,8 +32,11 @@ def _y(value: float, top: float) -> float:
     return HEIGHT - BOTTOM - (HEIGHT - TOP - BOTTOM) * (value / top if top else 0)
 
 
-def _week_label(week: Week) -> str:
-    return date_format(week.start, "j M")
+def week_label(week: Week) -> str:
+    # Translators: the date format (Django's date filter) of a week's day and month on the
+    # charts' axis, short: "j M" gives "15 Jun". Write it as your language does ("j N" gives
+    # "15 juin", "15 juil.", "15 jun"; "j b" gives "15 cze"; "j/n" gives "15/6").
+    return date_format(week.start, pgettext("short date format", "j M"))
 
 
 def _frame(weeks: list[Week], ticks: list[tuple[float, str]], top: float) -> SafeString:
@@ -60,7 +63,7 @@ def _frame(weeks: list[Week], ticks: list[tuple[float, str]], top: float) -> Saf
         "",
         '<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>',
         (
-            (_n(_x(n, len(weeks)) + slot / 2), HEIGHT - 6, _week_label(week))
+            (_n(_x(n, len(weeks)) + slot / 2), HEIGHT - 6, week_label(week))
             for n, week in enumerate(weeks)
             if n % LABEL_EVERY == (len(weeks) - 1) % LABEL_EVERY
         ),
@@ -97,7 +100,7 @@ def games_and_wins(weeks: list[Week], title: str) -> SafeString:
                         "Week of %(week)s: %(count)s games",
                         week.games,
                     )
-                    % {"week": _week_label(week), "count": week.games},
+                    % {"week": week_label(week), "count": week.games},
                 ),
                 (
                     "wins",
@@ -107,7 +110,7 @@ def games_and_wins(weeks: list[Week], title: str) -> SafeString:
                         "Week of %(week)s: %(count)s wins",
                         week.wins,
                     )
-                    % {"week": _week_label(week), "count": week.wins},
+                    % {"week": week_label(week), "count": week.wins},
                 ),
             )
             if value
@@ -146,7 +149,7 @@ def win_rate(weeks: list[Week], title: str) -> SafeString:
                 _n(x),
                 _n(y),
                 _("Week of %(week)s: %(rate)s%%")
-                % {"week": _week_label(week), "rate": round(week.rate * 100)},
+                % {"week": week_label(week), "rate": round(week.rate * 100)},
             )
             for x, y, week in points
         ),

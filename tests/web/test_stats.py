@@ -7,8 +7,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
+from games import charts
 from games import selectors as stats
 from games.models import Game
 from games.owners import Owner
@@ -288,3 +289,20 @@ class TestQueries:
     def test_a_first_game_of_a_deal_says_nothing_of_bests(self, client, player):
         game = services.start_game(player, "forty-thieves", 77)
         assert "deal-record" not in page(client, url("game", game))
+
+
+@pytest.mark.parametrize(
+    ("language", "june", "july"),
+    [
+        ("en", "15 Jun", "15 Jul"),
+        # French: "Jui" would be June and July alike; Dutch and Polish write months small.
+        ("fr", "15 juin", "15 juil."),
+        ("nl", "15 jun", "15 jul"),
+        ("pl", "15 cze", "15 lip"),
+        ("vi", "15/6", "15/7"),
+    ],
+)
+def test_the_charts_weeks_are_dated_as_each_language_writes_a_short_date(language, june, july):
+    with translation.override(language):
+        labels = [charts.week_label(stats.Week(date(2026, month, 15))) for month in (6, 7)]
+    assert labels == [june, july]

@@ -341,3 +341,82 @@ def test_every_header_link_is_in_sight_on_a_phone_in_french(tall_phone_page, liv
     for link in links.all():
         box = link.bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, box
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "pl"])
+def test_a_phone_shows_every_counter_whole(tall_phone_page, live_server, language):
+    """The counters above the table (moves, time, deal, redeals left) are all in sight on a
+    phone, none cut off, in the languages with the longest words; and their row keeps its
+    height while the game is played."""
+    page = tall_phone_page
+    open_deal(page, live_server, "little-forty", 884638469)
+    switch_language(page, language)
+    info = page.locator("#game-info")
+    expect(info.locator("[data-redeals]")).to_be_visible()
+
+    def clipped() -> list:
+        return info.evaluate(
+            """bar => {
+                const box = bar.getBoundingClientRect();
+                return [...bar.querySelectorAll("dt, dd")]
+                    .map(e => e.getBoundingClientRect())
+                    .filter(r => r.right > box.right + 0.5 || r.bottom > box.bottom + 0.5)
+                    .map(r => r.toJSON());
+            }"""
+        )
+
+    assert clipped() == []
+    height, top = info.bounding_box()["height"], table_top(page)
+    page.locator(f'{BOARD} [data-pile="s"] button').click()
+    expect(page.locator(f'{BOARD} [data-pile="w"] .card')).not_to_have_count(0)
+    assert clipped() == []
+    assert info.bounding_box()["height"] == height and table_top(page) == top
+
+
+@pytest.mark.parametrize("size", ["laptop", "tall_phone"])
+def test_the_note_of_a_held_card_is_not_under_the_announcement(request, size, live_server):
+    """A card picked up through its link (without JavaScript, or a link opened as it is): the
+    announcement says so and the note below says how to put it down, with its "Put it back"
+    link; the one does not cover the other."""
+    page = request.getfixturevalue(f"{size}_page")
+    open_deal(page, live_server, "forty-thieves")
+    switch_language(page, "fr")
+    page.goto(page.url.split("?")[0] + "?pick=t1")
+    note, said = page.locator(".pick-note"), page.locator("#announce .message")
+    expect(note).to_be_visible()
+    expect(said).to_be_visible()
+    a, b = note.bounding_box(), said.bounding_box()
+    apart = a["y"] >= b["y"] + b["height"] or b["y"] >= a["y"] + a["height"]
+    assert apart, (a, b)
+    note.locator("a").click()
+    expect(page.locator(".pick-note")).to_have_count(0)
+
+
+@pytest.mark.parametrize("language", ["nl", "pl", "fr"])
+def test_no_heading_of_the_statistics_table_runs_into_the_next(laptop_page, live_server, language):
+    page = laptop_page
+    open_deal(page, live_server, "forty-thieves")
+    switch_language(page, language)
+    click_move(page, "deal")
+    page.goto(f"{live_server.url}/my/statistics/")
+    expect(page.locator(".per-game tbody tr")).to_have_count(1)
+    over = page.locator(".per-game thead th").evaluate_all(
+        """ths => ths.filter(th => th.scrollWidth > th.clientWidth + 1)
+                     .map(th => [th.textContent.trim(), th.scrollWidth, th.clientWidth])"""
+    )
+    assert over == []
+
+
+@pytest.mark.parametrize("language", ["pl", "fr", "vi"])
+def test_every_button_of_the_phones_menu_holds_its_words(tall_phone_page, live_server, language):
+    page = tall_phone_page
+    open_deal(page, live_server, "forty-thieves")
+    switch_language(page, language)
+    page.locator("#more > summary").click()
+    expect(page.locator("#give-up")).to_be_visible()
+    menu = in_window(page, "#more .more-menu")
+    over = page.locator("#more .more-menu .button:visible").evaluate_all(
+        """bs => bs.filter(b => b.scrollWidth > b.clientWidth + 1)
+                   .map(b => [b.textContent.trim(), b.scrollWidth, b.clientWidth])"""
+    )
+    assert over == [] and menu["width"] > 0

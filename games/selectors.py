@@ -26,7 +26,7 @@ from datetime import date, datetime, time, timedelta
 from django.db.models import Case, Count, F, IntegerField, Min, Q, QuerySet, Sum, Value, When
 from django.utils import timezone
 
-from .models import CHECKPOINT_EVERY, Game, clock_text
+from .models import CHECKPOINT_EVERY, DealSearch, Game, clock_text
 from .models import Move as MoveRow
 from .owners import Owner
 from .rules import VARIANTS, Position, Variant
@@ -434,3 +434,55 @@ def replayed_at(game: Game, ply: int) -> Replayed:
         )
         before = game.position_after(rows[:-1])
     return Replayed(before, rows[-1].notation if rows else None)
+
+
+# -- how winnable each game is (the searches of fresh deals: services.winnability) --------
+
+
+@dataclass(frozen=True)
+class Winnability:
+    """What the searches of one game at one time budget found."""
+
+    variant: str
+    seconds: float
+    tried: int
+    won: int
+    lost: int
+
+    @property
+    def unknown(self) -> int:
+        return self.tried - self.won - self.lost
+
+    @property
+    def won_percent(self) -> int:
+        """The share of the deals tried that were won, in whole percent."""
+        return round(100 * self.won / self.tried) if self.tried else 0
+
+
+def winnabilities(variant: str) -> list[Winnability]:
+    """The figures of ``variant`` for each time budget searched, the most deals first."""
+    rows = (
+        DealSearch.objects.filter(variant=variant)
+        .values("seconds")
+        .annotate(
+            tried=Count("id"),
+            won=Count("id", filter=Q(status=DealSearch.Status.WON)),
+            lost=Count("id", filter=Q(status=DealSearch.Status.LOST)),
+        )
+        .order_by("-tried", "-seconds")
+    )
+    return [Winnability(variant, r["seconds"], r["tried"], r["won"], r["lost"]) for r in rows]
+
+
+def winnability(variant: str) -> Winnability | None:
+    """The figures of the time budget with the most deals searched, or None if none was."""
+    found = winnabilities(variant)
+    return found[0] if found else None
+
+
+def lost_deals(variant: str, limit: int = 50) -> list[tuple[str, float]]:
+    """Deals of ``variant`` proved lost (deal, seconds), the lowest deal numbers first."""
+    rows = DealSearch.objects.filter(variant=variant, status=DealSearch.Status.LOST).values_list(
+        "deal", "seconds"
+    )
+    return sorted(rows, key=lambda r: (len(r[0]), r[0], r[1]))[:limit]

@@ -93,7 +93,10 @@ LAYERS = {
     "rules": set(),
     "models": {"rules"},
     "store": {"models", "rules"},
-    "services": {"store", "models", "rules"},
+    # The services queue the worker's tasks (games.tasks); the worker, an entry point as the
+    # views are, records what its searches find through the services.
+    "services": {"store", "models", "rules", "tasks"},
+    "tasks": {"services", "models", "rules"},
     "selectors": {"models", "rules"},
     "words": {"services", "models", "rules"},
     "web": {"services", "selectors", "words", "models", "rules", "board", "forms", "guide"},

@@ -8,12 +8,9 @@ tried at T s, W won, L proved lost".
   ``record_if_fresh`` one for any position, if it is a deal's first (a search asked at ply 0);
 - ``search_deals`` does it for a run of deals and gives the wins in the format of the kept
   solutions (``{"deal", "moves"}``), for the top-up;
-- ``summary`` and ``summaries`` read the figures back, one line per time budget.
+- the figures are read back by ``games.selectors`` (``winnability``, ``winnabilities``,
+  ``lost_deals``), one line per time budget.
 """
-
-from dataclasses import dataclass
-
-from django.db.models import Count, Q
 
 from ..models import DealSearch
 from ..rules import VARIANTS, Position, first_position, is_deal_number
@@ -21,26 +18,6 @@ from ..rules.solver import SolveResult, solve
 
 #: Answers a later search may replace, by how little they say.
 _RANK = {DealSearch.Status.UNKNOWN: 0, DealSearch.Status.WON: 1, DealSearch.Status.LOST: 1}
-
-
-@dataclass(frozen=True)
-class Winnability:
-    """What the searches of one game at one time budget found."""
-
-    variant: str
-    seconds: float
-    tried: int
-    won: int
-    lost: int
-
-    @property
-    def unknown(self) -> int:
-        return self.tried - self.won - self.lost
-
-    @property
-    def won_percent(self) -> int:
-        """The share of the deals tried that were won, in whole percent."""
-        return round(100 * self.won / self.tried) if self.tried else 0
 
 
 def record_search(variant: str, deal: int | str, seconds: float, result: SolveResult) -> None:
@@ -98,32 +75,3 @@ def search_deals(variant: str, start: int, count: int, seconds: float) -> list[d
         if result.status == DealSearch.Status.WON:
             found.append({"deal": number, "moves": [str(m) for m in result.moves]})
     return found
-
-
-def summaries(variant: str) -> list[Winnability]:
-    """The figures of ``variant`` for each time budget searched, the most deals first."""
-    rows = (
-        DealSearch.objects.filter(variant=variant)
-        .values("seconds")
-        .annotate(
-            tried=Count("id"),
-            won=Count("id", filter=Q(status=DealSearch.Status.WON)),
-            lost=Count("id", filter=Q(status=DealSearch.Status.LOST)),
-        )
-        .order_by("-tried", "-seconds")
-    )
-    return [Winnability(variant, r["seconds"], r["tried"], r["won"], r["lost"]) for r in rows]
-
-
-def summary(variant: str) -> Winnability | None:
-    """The figures of the time budget with the most deals searched, or None if none was."""
-    found = summaries(variant)
-    return found[0] if found else None
-
-
-def lost_deals(variant: str, limit: int = 50) -> list[tuple[str, float]]:
-    """Deals of ``variant`` proved lost (deal, seconds), the lowest deal numbers first."""
-    rows = DealSearch.objects.filter(variant=variant, status=DealSearch.Status.LOST).values_list(
-        "deal", "seconds"
-    )
-    return sorted(rows, key=lambda r: (len(r[0]), r[0], r[1]))[:limit]

@@ -3,7 +3,7 @@ sentence of the rules page; ``{% winnability_of variant_id as w %}`` the figures
 
 from django import template
 
-from ..services.winnability import Winnability, summary
+from ..selectors import Winnability, winnability
 
 register = template.Library()
 
@@ -11,9 +11,9 @@ register = template.Library()
 @register.simple_tag
 def winnability_of(variant_id: str) -> Winnability | None:
     """The figures of the time budget most searched for the game, or None."""
-    return summary(variant_id)
+    return winnability(variant_id)
 
 
 @register.inclusion_tag("games/winnability_line.html")
 def winnability_line(variant_id: str) -> dict:
-    return {"w": summary(variant_id), "variant_id": variant_id}
+    return {"w": winnability(variant_id), "variant_id": variant_id}

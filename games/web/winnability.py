@@ -4,8 +4,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from .. import selectors
 from ..rules import VARIANTS
-from ..services import winnability
 
 
 def winnability_page(request: HttpRequest, variant: str) -> HttpResponse:
@@ -16,7 +16,7 @@ def winnability_page(request: HttpRequest, variant: str) -> HttpResponse:
         "games/winnability.html",
         {
             "variant": VARIANTS[variant],
-            "rows": winnability.summaries(variant),
-            "lost": winnability.lost_deals(variant),
+            "rows": selectors.winnabilities(variant),
+            "lost": selectors.lost_deals(variant),
         },
     )

@@ -6,6 +6,7 @@ import math
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games import selectors
 from games.models import DealSearch
 from games.rules import MAX_DEAL, VARIANTS
 from games.services import winnability
@@ -45,7 +46,7 @@ class Command(BaseCommand):
                     f"{result.seconds:.1f} s)"
                 )
             number += 1
-        figures = winnability.summaries(game)
+        figures = selectors.winnabilities(game)
         for row in figures:
             if row.seconds == seconds:
                 self.stdout.write(

@@ -39,16 +39,12 @@
       !document.querySelector(".drag-ghost");
   }
 
-  // The catch-up poll (#poll) asks with the version of the board shown now, and only when
-  // mayPoll() says so (a trigger filter would do that, but htmx would evaluate it as code).
+  // The catch-up poll (#poll) asks with the version of the board shown now (#table-state,
+  // which the board includes), and only when mayPoll() says so (a trigger filter would do
+  // that, but htmx would evaluate it as code).
   document.addEventListener("htmx:configRequest", (event) => {
     if (!event.target || event.target.id !== "poll") return;
-    const b = board();
-    if (!b || !mayPoll()) {
-      event.preventDefault();
-      return;
-    }
-    event.detail.parameters.version = state().version;
+    if (!board() || !mayPoll()) event.preventDefault();
   });
 
   function say(text) {

@@ -56,11 +56,11 @@ from tests.bench.loadtest import (  # noqa: E402 (after the path is set)
     HttpError,
     Server,
     default_workers,
+    fresh_database,
     load,
     read_board,
 )
 
-PG_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres connect_timeout=10"
 DB_NAME = "solitaire_abuse"
 DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
 REDIS_URL = "redis://127.0.0.1:6379/11"
@@ -100,12 +100,6 @@ ODD = ["", "%zz", "%", "%%", "\xe9", "t1-t2", "deal", "-1", "9" * 50, "\x00", "<
 def address(n: int) -> str:
     """The n-th client address (10.x.y.z), for X-Forwarded-For."""
     return f"10.{(n >> 16) & 255}.{(n >> 8) & 255}.{n & 255 or 1}"
-
-
-def fresh_database() -> None:
-    with psycopg.connect(PG_ADMIN, autocommit=True) as connection:
-        connection.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-        connection.execute(f"CREATE DATABASE {DB_NAME}")
 
 
 # -- a mail sink ----------------------------------------------------------------------------
@@ -570,7 +564,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=20261201)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="abuse-") as folder:
-        fresh_database()
+        fresh_database(DB_NAME)
         print(f"Database {DB_NAME}: dropped and created afresh.", flush=True)
         server = Server(PORT, args.workers or default_workers(), None, Path(folder))
         server.env.update(

@@ -794,10 +794,14 @@ async def _finish(tasks: list[asyncio.Task], stats: Stats, seconds: float) -> No
 # -- the database and the server -----------------------------------------------------------------
 
 
-def fresh_database() -> None:
+def fresh_database(name: str = DB_NAME) -> str:
+    """A new, empty PostgreSQL database ``name`` on 127.0.0.1:5432 (dropped first if an earlier
+    run left it): its URL. The load test's, and the other benchmarks' (abuse.py,
+    side_by_side.py --postgres)."""
     with psycopg.connect(PG_ADMIN, autocommit=True) as connection:
-        connection.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-        connection.execute(f"CREATE DATABASE {DB_NAME}")
+        connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        connection.execute(f"CREATE DATABASE {name}")
+    return f"postgres://postgres@127.0.0.1:5432/{name}"
 
 
 def free_port() -> int:

@@ -21,12 +21,13 @@ the same automatic moves. Each run says whether the two played the same moves, o
 move on they did not: versions whose automatic moves differ (the deal sends aces home since
 commit 5dc59f1) play different games, and one may play more automatic moves per request.
 ``--no-autoplay`` turns the automatic moves off on both sides (move_request.py's option), so
-that each request plays the one move it posts and both play the same games. ``--postgres``
-runs each side on a PostgreSQL database of its own (made afresh, on the server ``PG_ADMIN``
-names: by default postgres@127.0.0.1:5432) rather than SQLite: every statement is then a round
-trip to another process, as in production. ``--multipart``
-posts the moves as multipart forms on both sides (move_request.py's option), as this benchmark
-did until December 2026.
+that each request plays the one move it posts and both play the same games.
+
+``--postgres`` runs each side on a PostgreSQL database of its own (side_by_side_now and
+side_by_side_before on 127.0.0.1:5432, made afresh each run, as loadtest.py makes its own)
+rather than SQLite: every statement is then a round trip to another process, as in
+production. ``--multipart`` posts the moves as multipart forms on both sides (move_request.py's
+option), as this benchmark did until December 2026.
 """
 
 import argparse
@@ -41,9 +42,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "side-by-side"
 HARNESS = ROOT / "tests" / "bench" / "move_request.py"
-#: The PostgreSQL server for --postgres, as a URL to a database that is there (the databases
-#: side_by_side_now and side_by_side_before are made on the same server, afresh each run).
-PG_ADMIN = os.environ.get("PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/postgres")
 
 
 def tree_of(revision: str) -> Path:
@@ -80,6 +78,8 @@ class Side:
         env = dict(os.environ)
         env.pop("DATABASE_URL", None)
         if postgres:
+            from loadtest import fresh_database  # this folder is on the path, as for any script
+
             env["DATABASE_URL"] = fresh_database(f"side_by_side_{name}")
         self.process = subprocess.Popen(
             [sys.executable, str(HARNESS), "--root", str(root), "--lockstep", *options],
@@ -111,17 +111,6 @@ class Side:
     def close(self) -> None:
         self.process.stdin.close()
         self.process.wait(timeout=60)
-
-
-def fresh_database(name: str) -> str:
-    """A new, empty PostgreSQL database ``name`` (dropped first if an earlier run left it),
-    on the server of ``PG_ADMIN``; its URL."""
-    import psycopg
-
-    with psycopg.connect(PG_ADMIN, autocommit=True) as connection:
-        connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        connection.execute(f"CREATE DATABASE {name}")
-    return PG_ADMIN.rsplit("/", 1)[0] + f"/{name}"
 
 
 def best_of_rounds(times: list[float], rounds: int = 3) -> list[float]:
@@ -194,7 +183,7 @@ def main() -> None:
     parser.add_argument(
         "--postgres",
         action="store_true",
-        help="each side on a PostgreSQL database of its own (PG_ADMIN's server), not SQLite",
+        help="each side on a PostgreSQL database of its own (127.0.0.1:5432), not SQLite",
     )
     args = parser.parse_args()
     options = ["--no-autoplay"] if args.no_autoplay else []

@@ -71,7 +71,7 @@ def main() -> None:
             wrap(target, calls)
         client = move_request.timed_client()
         move_request.autoplay_off(client)
-        move_request.play_round(client, seed=1)
+        move_request.warm_up(client)
         for times in calls.values():
             times.clear()
         handler: list[float] = []

@@ -23,6 +23,12 @@ commit 5dc59f1) play different games, and one may play more automatic moves per 
 ``--no-autoplay`` turns the automatic moves off on both sides (move_request.py's option), so
 that each request plays the one move it posts and both play the same games.
 
+``--block N`` lets each side play N moves in its turn rather than one. With one, each request
+runs on caches the other version's request has just filled with its own code and data, which
+no server sees (its workers all run one version); with 20, each side runs on its own warm
+caches, every request is faster on both sides, and the ratio stays where it was
+(docs/performance.md).
+
 ``--postgres`` runs each side on a PostgreSQL database of its own (side_by_side_now and
 side_by_side_before on 127.0.0.1:5432, made afresh each run, as loadtest.py makes its own)
 rather than SQLite: every statement is then a round trip to another process, as in
@@ -96,16 +102,17 @@ class Side:
         if not line:
             raise SystemExit(f"{name}: the harness stopped before it was ready")
 
-    def move(self) -> bool:
-        """Play one move; False when this side has played all its moves."""
-        self.process.stdin.write("go\n")
+    def move(self, count: int = 1) -> bool:
+        """Play ``count`` moves; False when this side has played all its moves."""
+        self.process.stdin.write("go\n" * count)
         self.process.stdin.flush()
-        line = self.process.stdout.readline().strip()
-        if line in ("", "done"):
-            return False
-        ms, _cpu, move = line.split()
-        self.times.append(float(ms))
-        self.moves.append(move)
+        for _ in range(count):
+            line = self.process.stdout.readline().strip()
+            if line in ("", "done"):
+                return False
+            ms, _cpu, move = line.split()
+            self.times.append(float(ms))
+            self.moves.append(move)
         return True
 
     def close(self) -> None:
@@ -124,7 +131,11 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def one_run(
-    before: Path, now_root: Path = ROOT, options: list[str] = (), postgres: bool = False
+    before: Path,
+    now_root: Path = ROOT,
+    options: list[str] = (),
+    postgres: bool = False,
+    block: int = 1,
 ) -> float:
     now = Side("now", now_root, options, postgres)
     then = Side("before", before, options, postgres)
@@ -132,7 +143,7 @@ def one_run(
     while going:
         order = [now, then] if step % 2 == 0 else [then, now]
         for side in order:
-            if side in going and not side.move():
+            if side in going and not side.move(block):
                 going.discard(side)
         step += 1
     now.close()
@@ -185,6 +196,12 @@ def main() -> None:
         action="store_true",
         help="each side on a PostgreSQL database of its own (127.0.0.1:5432), not SQLite",
     )
+    parser.add_argument(
+        "--block",
+        type=int,
+        default=1,
+        help="moves each side plays in its turn (1): more, and each plays on its own warm caches",
+    )
     args = parser.parse_args()
     options = ["--no-autoplay"] if args.no_autoplay else []
     options += ["--multipart"] if args.multipart else []
@@ -192,7 +209,7 @@ def main() -> None:
     ratios = []
     for n in range(args.pairs):
         print(f"Run {n + 1} of {args.pairs}: {args.now} beside {args.revision}")
-        ratios.append(one_run(before, args.now.resolve(), options, args.postgres))
+        ratios.append(one_run(before, args.now.resolve(), options, args.postgres, args.block))
     if len(ratios) > 1:
         listed = ", ".join(f"{r:.3f}" for r in ratios)
         print(f"Ratios: {listed}; median {statistics.median(ratios):.3f}")

@@ -781,6 +781,7 @@ def bad_bodies_at(client: Client, path: str, token: str) -> dict:
     return wrong
 
 
+@pytest.mark.slow
 def test_every_url_answers_bad_charsets_encodings_and_methods_with_a_4xx(victims, caplog):
     """Every URL the resolver knows, GET and POST and methods no view takes, with bodies in
     charsets and encodings no browser sends, from a client that enforces CSRF with a cookie

@@ -216,6 +216,9 @@ def render_changes(request: HttpRequest, outcome: play.Outcome, said: str) -> Ht
         "redeals": redeals_shown(position),
         "message": said,
         "motion": motion_of(outcome),
+        # Named even when empty: a name the context lacks costs the template an exception.
+        "urls": None,
+        "play_out_url": None,
     }
     if (own == 0) != (game.player_moves == 0) or redo != bool(game.redo):
         # Undo, redo or restart became possible, or impossible: they come again.

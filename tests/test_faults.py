@@ -245,13 +245,19 @@ class OwnPostgres:
         return f"postgres://postgres@127.0.0.1:{self.port}/faults"
 
 
+#: The site's web processes and threads in these tests (each thread keeps its own connection).
+WEB_PROCESSES = 2
+WEB_THREADS = 8
+
+
 def site_env(tmp: Path, database_url: str) -> dict[str, str]:
     return production_env(
         tmp,
         DJANGO_HTTPS="0",
         DATABASE_URL=database_url,
         BIND=f"127.0.0.1:{SERVER_PORT}",
-        WEB_CONCURRENCY="2",
+        WEB_CONCURRENCY=str(WEB_PROCESSES),
+        WEB_THREADS=str(WEB_THREADS),
         ACCESS_LOG="off",
     )
 
@@ -350,7 +356,9 @@ def test_while_postgresql_restarts_requests_get_a_503_page_and_play_resumes(own_
         acknowledged = []
 
         def play() -> int:
-            _s, _h, text, _u = player.request(game_path)
+            status, _h, text, _u = player.request(game_path)
+            if status != 200:
+                return status
             move = next_move()
             status, _h, _t, _u = player.request(
                 f"{game_path}move/", {"move": move, **board_of(text)}, HTMX
@@ -388,8 +396,19 @@ def test_while_postgresql_restarts_requests_get_a_503_page_and_play_resumes(own_
 
         own_postgres.start()
         database = psycopg.connect(own_postgres.url, autocommit=True)
-        for _ in range(4):
-            assert play() == 200
+        # A connection that a web thread kept from before the restart fails that thread's next
+        # request, as a 503 like those of the outage, and the thread connects again
+        # (docs/operations.md): at most one such answer per thread, then play resumes.
+        stale = []
+        played = 0
+        while played < 4:
+            status = play()
+            if status == 503:
+                stale.append(status)
+                assert len(stale) <= WEB_PROCESSES * WEB_THREADS, stale
+                continue
+            assert status == 200
+            played += 1
         assert balancer.request("/readyz/")[0] == 200
         rows = database.execute(
             "SELECT m.notation FROM games_move m JOIN games_game g ON g.id = m.game_id"
@@ -412,5 +431,5 @@ def test_while_postgresql_restarts_requests_get_a_503_page_and_play_resumes(own_
     lines = server_log.splitlines()
     assert "Internal Server Error" not in server_log
     unavailable = [line for line in lines if "database unavailable:" in line]
-    assert len(unavailable) == answers.count(503), unavailable
+    assert len(unavailable) == answers.count(503) + len(stale), unavailable
     assert all("answered 503 (OperationalError" in line for line in unavailable)

@@ -21,7 +21,7 @@ Only ``games.services`` calls these. Tables and columns are the models' own (Dja
 names, checked by the tests); values go through each field's public ``get_db_prep_save``.
 Each function looks the default database's connection up once (``connections``), rather than
 through the ``connection`` proxy at every use: with the answer's template variables all named,
-a move cost 2 to 4 % less (docs/performance.md).
+a move cost 2 to 6 % less (docs/performance.md).
 """
 
 import json

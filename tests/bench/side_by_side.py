@@ -13,7 +13,9 @@ runs minutes apart cannot promise on a shared machine whose speed drifts by a te
 
 Each version plays the same games with the same seeds for three rounds after a warm-up
 (move_request.py's rounds); the figures are each move's best of its rounds, as there. Printed:
-the median and 95th percentile of both, and the ratio of the medians. ``--pairs N`` repeats
+the median and 95th percentile of both and the median of their CPU times (the request thread's
+own), and the ratio of the medians, of the times and of the CPU times: when the two agree, the
+difference is work done, not waiting. ``--pairs N`` repeats
 the whole run N times (new processes, new databases) and prints each ratio and their median.
 
 The same seeds give the same moves only while both versions offer the same legal moves after
@@ -96,6 +98,7 @@ class Side:
             text=True,
         )
         self.times: list[float] = []
+        self.cpu: list[float] = []
         self.moves: list[str] = []
         while (line := self.process.stdout.readline()) and line.strip() != "ready":
             pass
@@ -110,8 +113,9 @@ class Side:
             line = self.process.stdout.readline().strip()
             if line in ("", "done"):
                 return False
-            ms, _cpu, move = line.split()
+            ms, cpu, move = line.split()
             self.times.append(float(ms))
+            self.cpu.append(float(cpu))
             self.moves.append(move)
         return True
 
@@ -148,17 +152,21 @@ def one_run(
         step += 1
     now.close()
     then.close()
-    medians = {}
+    medians, cpu = {}, {}
     for side in (then, now):
         best = best_of_rounds(side.times)
         medians[side.name] = statistics.median(best)
+        cpu[side.name] = statistics.median(best_of_rounds(side.cpu))
         print(
             f"  {side.name:7} {len(best)} moves   median {statistics.median(best):6.3f} ms   "
-            f"95th percentile {percentile(best, 0.95):6.3f} ms"
+            f"95th percentile {percentile(best, 0.95):6.3f} ms   CPU {cpu[side.name]:6.3f} ms"
         )
     print(f"  {same_moves(now.moves, then.moves)}")
     ratio = medians["now"] / medians["before"]
-    print(f"  ratio of the medians, now / before: {ratio:.3f}")
+    print(
+        f"  ratio of the medians, now / before: {ratio:.3f} "
+        f"(of the CPU times: {cpu['now'] / cpu['before']:.3f})"
+    )
     return ratio
 
 

@@ -385,6 +385,13 @@ def game_of(owner: Owner, public_id: str) -> Game:
     return Game.objects.owned_by(owner).get(public_id=public_id)
 
 
+def version_of(owner: Owner, public_id: str) -> int:
+    """The version of the owner's game ``public_id`` (``Game.DoesNotExist`` if the owner has
+    none): what an open page's poll compares with the board it shows, read without the rest of
+    the row (its snapshot, its JSON, a model to build)."""
+    return Game.objects.owned_by(owner).values_list("version", flat=True).get(public_id=public_id)
+
+
 def in_progress(owner: Owner, limit: int) -> QuerySet:
     """The owner's games in progress, last played first."""
     return Game.objects.owned_by(owner).in_progress().order_by("-updated_at")[:limit]

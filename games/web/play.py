@@ -68,12 +68,17 @@ def poll(request: HttpRequest, public_id: str) -> HttpResponse:
     An open game page asks every few seconds. While nothing changed the answer is 204 No
     Content; else the board as it is now, for htmx to swap in (without htmx, the game page).
     """
-    game = game_or_404(request, public_id)
+    try:
+        current = selectors.version_of(owner_of(request), public_id)
+    except Game.DoesNotExist:
+        raise Http404(_("There is no such game.")) from None
     version = count(request.GET.get("version", ""))
+    if version == current:
+        return HttpResponse(status=204)
+    # News, or a garbled question: the game is read whole, for the board or the message.
+    game = game_or_404(request, public_id)
     if version is None:
         return garbled(request, game)
-    if version == game.version:
-        return HttpResponse(status=204)
     if not request.htmx:
         return redirect(game_url(game))
     return render_game(request, game, message=_("Caught up with moves made elsewhere."))

@@ -71,6 +71,8 @@ GAMES = [
 MOVES_PER_GAME = 50
 #: Each move is timed in this many rounds (of new games, the same moves), and its best counts.
 ROUNDS = 3
+#: The game page and its poll are timed this many times on each game, in each round.
+PAGE_REPEATS = 5
 SEED = 20261129
 HTMX = {"HX-Request": "true"}
 
@@ -219,6 +221,36 @@ def play(client) -> tuple[list[float], list[float], list[int], list[float]]:
     return best, every, rounds[0][1], best_cpu
 
 
+def pages(client) -> dict[str, list[float]]:
+    """The server time (s) of the other requests an open game brings, on the games the moves
+    were played in: the game page (opened or come back to) and its catch-up poll when nothing
+    changed (the page asks every few seconds while it is in sight), each request's best of
+    ``ROUNDS``."""
+    from games.models import Game
+
+    games = list(Game.objects.filter(status="playing").order_by("-pk")[: len(GAMES)])
+    kinds = {
+        "page": lambda game: client.get(f"/g/{game.public_id}/"),
+        "poll": lambda game: client.get(
+            f"/g/{game.public_id}/poll/", {"version": game.version}, headers=HTMX
+        ),
+    }
+    times: dict[str, list[float]] = {}
+    for kind, request in kinds.items():
+        request(games[0])  # the first of its kind, out of the count
+        rounds = []
+        for _ in range(ROUNDS):
+            seconds = []
+            for _ in range(PAGE_REPEATS):
+                for game in games:
+                    response = request(game)
+                    assert response.status_code in (200, 204), (kind, response.status_code)
+                    seconds.append(client.handler.seconds)
+            rounds.append(seconds)
+        times[kind] = [min(best) for best in zip(*rounds, strict=True)]
+    return times
+
+
 def first_visit(client) -> list[tuple[str, int, int]]:
     """What a first visit to a game page fetches: (what, bytes, gzipped bytes) for each."""
     from django.conf import settings
@@ -271,6 +303,7 @@ def main() -> int:
                 play_round(client, SEED)
             return 0
         seconds, every, sizes, cpu = play(client)
+        others = pages(client)
         visit = first_visit(client)
         from django.db import connection
 
@@ -298,6 +331,9 @@ def main() -> int:
         f"Move answer:    median {statistics.median(sizes) / 1024:5.1f} KB   "
         f"largest {max(sizes) / 1024:5.1f} KB"
     )
+    page, poll = (statistics.median(others[kind]) * 1000 for kind in ("page", "poll"))
+    print(f"Game page:      median {page:6.2f} ms (the whole page, as opened or come back to)")
+    print(f"Poll, no news:  median {poll:6.2f} ms (the open page's catch-up, every few seconds)")
     total = sum(size for _what, size, _zipped in visit)
     zipped = sum(z for _what, _size, z in visit)
     print(f"First visit:    {total / 1024:5.1f} KB ({zipped / 1024:.1f} KB gzipped)")

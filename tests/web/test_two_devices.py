@@ -195,7 +195,9 @@ class TestPoll:
         assert response.status_code == 400
         assert "The request was incomplete" in response.content.decode()
 
-    def test_nothing_changed_costs_one_query_on_the_game_and_writes_nothing(self, devices, game):
+    def test_nothing_changed_costs_one_query_on_the_games_version_and_writes_nothing(
+        self, devices, game
+    ):
         _laptop, phone = devices
         poll(phone, game, game.version)  # the day's first request renews the session, once
         with CaptureQueriesContext(connection) as queries:
@@ -203,6 +205,10 @@ class TestPoll:
         sql = [q["sql"] for q in queries.captured_queries]
         on_games = [q for q in sql if "games_" in q]
         assert len(on_games) == 1 and "games_move" not in on_games[0]
+        # Only the version is read: not the snapshot, the redo stack or anything else a page
+        # would draw.
+        selected = on_games[0].split(" FROM ")[0]
+        assert "version" in selected and "snapshot" not in selected and "redo" not in selected
         # The rest is the request's session and its user, as for every page.
         others = [q for q in sql if "games_" not in q]
         assert len(others) <= 2

@@ -37,10 +37,11 @@ from .htmx import (
 )
 
 
-def game_or_404(request: HttpRequest, public_id: str) -> Game:
-    """The player's game ``public_id``, or 404."""
+def game_or_404(request: HttpRequest, public_id: str, read=selectors.game_of):
+    """The player's game ``public_id`` as ``read`` reads it (a selector taking the owner and
+    the id: the game whole, or its version alone), or 404."""
     try:
-        return selectors.game_of(owner_of(request), public_id)
+        return read(owner_of(request), public_id)
     except Game.DoesNotExist:
         raise Http404(_("There is no such game.")) from None
 
@@ -68,10 +69,7 @@ def poll(request: HttpRequest, public_id: str) -> HttpResponse:
     An open game page asks every few seconds. While nothing changed the answer is 204 No
     Content; else the board as it is now, for htmx to swap in (without htmx, the game page).
     """
-    try:
-        current = selectors.version_of(owner_of(request), public_id)
-    except Game.DoesNotExist:
-        raise Http404(_("There is no such game.")) from None
+    current = game_or_404(request, public_id, selectors.version_of)
     version = count(request.GET.get("version", ""))
     if version == current:
         return HttpResponse(status=204)

@@ -3,10 +3,12 @@
 get in."""
 
 import os
+from html.parser import HTMLParser
 from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group, Permission
 from django.core.management import CommandError, call_command
 from django.test import Client
 
@@ -147,3 +149,145 @@ class TestWhatStaffSee:
         assert "12345" in staff_client.get("/admin/games/winnabledeal/").content.decode()
         tasks = staff_client.get("/admin/django_tasks_database/dbtaskresult/").content.decode()
         assert "find_winnable_deals" in tasks
+
+
+class FormFields(HTMLParser):
+    """The fields a browser would send back from the page's form, as posted data."""
+
+    def __init__(self):
+        super().__init__()
+        self.data: dict[str, list[str]] = {}
+        self.select: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        name = attrs.get("name")
+        if tag == "input" and name and attrs.get("type") not in ("submit", "button"):
+            checkable = attrs.get("type") in ("checkbox", "radio")
+            if checkable and "checked" not in attrs:
+                return
+            self.data.setdefault(name, []).append(attrs.get("value") or ("on" if checkable else ""))
+        elif tag == "select":
+            self.select = name
+        elif tag == "option" and self.select and "selected" in attrs:
+            self.data.setdefault(self.select, []).append(attrs.get("value", ""))
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self.select = None
+
+
+def change_form(client: Client, account) -> dict[str, list[str]]:
+    """The fields of ``account``'s change form in the admin, as the page shows them."""
+    parser = FormFields()
+    page = client.get(f"/admin/auth/user/{account.pk}/change/")
+    assert page.status_code == 200
+    parser.feed(page.content.decode())
+    return parser.data
+
+
+def change_password(client: Client, account, password: str = "a new pass phrase 77"):
+    return client.post(
+        f"/admin/auth/user/{account.pk}/password/",
+        {"password1": password, "password2": password, "usable_password": "true"},
+    )
+
+
+@pytest.fixture
+def superuser_client(db) -> Client:
+    create_staff("root", "--superuser")
+    client = Client()
+    assert log_in(client, "root", STAFF_PASSWORD).status_code == 302
+    return client
+
+
+@pytest.mark.django_db
+class TestLeastPrivilege:
+    """Staff look after players; who may do what is for superusers alone, in the form and on
+    the server."""
+
+    @pytest.mark.parametrize(
+        "privilege, value",
+        [
+            ("is_superuser", "on"),
+            ("is_staff", "on"),
+            ("groups", "STAFF_GROUP"),
+            ("user_permissions", "A_PERMISSION"),
+        ],
+    )
+    def test_staff_posting_a_players_form_with_a_privilege_changes_none(
+        self, staff_client, privilege, value
+    ):
+        alice = make_user("alice")
+        form = change_form(staff_client, alice)
+        assert privilege not in form  # not offered
+        form[privilege] = [posted(value)]
+        response = staff_client.post(f"/admin/auth/user/{alice.pk}/change/", form)
+        assert response.status_code == 302  # the rest of the form is saved
+        alice.refresh_from_db()
+        assert not (alice.is_superuser or alice.is_staff)
+        assert not alice.groups.exists() and not alice.user_permissions.exists()
+
+    def test_staff_cannot_raise_their_own_account(self, staff_client):
+        sam = User.objects.get(username="sam")
+        form = change_form(staff_client, sam)
+        assert (
+            'name="_save"'
+            not in staff_client.get(f"/admin/auth/user/{sam.pk}/change/").content.decode()
+        )
+        form["is_superuser"] = ["on"]
+        form["user_permissions"] = [posted("A_PERMISSION")]
+        response = staff_client.post(f"/admin/auth/user/{sam.pk}/change/", form)
+        assert response.status_code == 403
+        sam.refresh_from_db()
+        assert not sam.is_superuser and not sam.user_permissions.exists()
+
+    def test_staff_can_still_deactivate_a_player(self, staff_client):
+        alice = make_user("alice")
+        form = change_form(staff_client, alice)
+        del form["is_active"]
+        assert staff_client.post(f"/admin/auth/user/{alice.pk}/change/", form).status_code == 302
+        alice.refresh_from_db()
+        assert not alice.is_active
+
+    def test_staff_cannot_change_a_superusers_or_another_staff_accounts_password(
+        self, staff_client
+    ):
+        create_staff("root", "--superuser")
+        create_staff("kim")
+        for name in ("root", "kim", "sam"):
+            account = User.objects.get(username=name)
+            assert change_password(staff_client, account).status_code == 403
+            account.refresh_from_db()
+            assert account.check_password(STAFF_PASSWORD), name
+
+    def test_staff_cannot_change_a_superusers_email(self, staff_client):
+        create_staff("root", "--superuser", "--email", "root@example.org")
+        root = User.objects.get(username="root")
+        form = change_form(staff_client, root)
+        form["email"] = ["sam@example.org"]
+        response = staff_client.post(f"/admin/auth/user/{root.pk}/change/", form)
+        assert response.status_code == 403
+        root.refresh_from_db()
+        assert root.email == "root@example.org"
+
+    def test_a_superuser_can_change_privileges_and_passwords(self, superuser_client):
+        create_staff("sam")
+        sam = User.objects.get(username="sam")
+        form = change_form(superuser_client, sam)
+        assert "is_superuser" not in form  # offered, unticked
+        form["is_superuser"] = ["on"]
+        response = superuser_client.post(f"/admin/auth/user/{sam.pk}/change/", form)
+        assert response.status_code == 302
+        assert change_password(superuser_client, sam).status_code == 302
+        sam.refresh_from_db()
+        assert sam.is_superuser and sam.check_password("a new pass phrase 77")
+
+
+def posted(value: str) -> str:
+    """A value to post: the primary key of the group or a permission where the test names one."""
+    if value == "STAFF_GROUP":
+        return str(Group.objects.get(name="Staff").pk)
+    if value == "A_PERMISSION":
+        return str(Permission.objects.get(codename="delete_user").pk)
+    return value

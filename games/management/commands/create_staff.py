@@ -6,7 +6,9 @@ else from a prompt (asked twice, not echoed); Django's password validators check
 existing account of that name becomes staff and gets the new password.
 
 A staff account is in the group "Staff", which may see everything the admin shows and change
-the players' accounts; ``--superuser`` gives every permission instead.
+the players' accounts (to deactivate one, say), but never an account's privileges nor a staff
+or superuser's account (solitaire/accounts/admin.py); ``--superuser`` gives every permission
+instead.
 """
 
 import getpass

@@ -333,6 +333,9 @@ LOGGING = {
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
         "not_503": {"()": "solitaire.middleware.NotServiceUnavailable"},
         "not_database_unavailable": {"()": "solitaire.middleware.NotDatabaseUnavailable"},
+        # A request the client got wrong (a 4xx): a WARNING line on the console, never mailed.
+        "client_mistakes": {"()": "solitaire.logs.ClientMistakes"},
+        "not_client_mistakes": {"()": "solitaire.logs.ClientMistakes", "drop": True},
     },
     "formatters": {
         "line": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
@@ -340,13 +343,13 @@ LOGGING = {
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "filters": ["request_id"],
+            "filters": ["request_id", "client_mistakes"],
             "formatter": "line",
         },
         "mail_admins": {
             "class": "django.utils.log.AdminEmailHandler",
             "level": "ERROR",
-            "filters": ["require_debug_false", "not_503"],
+            "filters": ["require_debug_false", "not_503", "not_client_mistakes"],
         },
     },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},

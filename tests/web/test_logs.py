@@ -2,14 +2,17 @@
 also on the request's log lines; errors of the site's loggers are mailed to ADMINS, a 503 is
 not."""
 
+import io
 import logging
 
 import pytest
 from django.conf import settings as django_settings
 from django.core import mail
-from django.test import override_settings
+from django.test import Client, override_settings
 
 from solitaire.middleware import RequestIdFilter
+
+from .test_accounts import LOGIN
 
 BROKEN_CACHE = {
     **django_settings.CACHES,
@@ -89,3 +92,93 @@ class TestMail:
         with override_settings(CACHES=BROKEN_CACHE):
             assert client.get("/readyz/").status_code == 503
         assert mail.outbox == []
+
+
+@pytest.fixture
+def console():
+    """What the site's console handler (settings.LOGGING) writes, as its lines."""
+    handler = next(h for h in logging.getLogger().handlers if h.name == "console")
+    written = io.StringIO()
+    before = handler.setStream(written)
+    yield lambda: written.getvalue().splitlines()
+    handler.setStream(before)
+
+
+def with_csrf_token(client: Client) -> str:
+    """A browser's first step: a page that sets the CSRF cookie, whose value forms carry."""
+    client.get(LOGIN)
+    return client.cookies["csrftoken"].value
+
+
+def many_fields(client: Client):
+    token = with_csrf_token(client)
+    fields = {f"field{n}": "x" for n in range(1_001)}
+    return client.post(LOGIN, {"csrfmiddlewaretoken": token, **fields})
+
+
+def large_body(client: Client):
+    token = with_csrf_token(client)
+    return client.post(LOGIN, {"csrfmiddlewaretoken": token, "username": "x" * 3_000_000})
+
+
+def bad_host(client: Client):
+    return client.get("/", headers={"host": "evil.example.org"})
+
+
+def bad_csrf_token(client: Client):
+    with_csrf_token(client)
+    return client.post(LOGIN, {"csrfmiddlewaretoken": "A" * 64, "username": "alice"})
+
+
+def garbled_cookies(client: Client):
+    client.cookies["sessionid"] = "not-a-session-key/<>;" * 5
+    client.cookies["csrftoken"] = "short"
+    client.cookies["django_language"] = "\x00zz"
+    client.get("/")
+    return client.post(LOGIN, {"csrfmiddlewaretoken": "short", "username": "alice"})
+
+
+@pytest.mark.django_db
+class TestClientMistakes:
+    """A request the client got wrong is answered with a 4xx and leaves one WARNING line: no
+    ERROR, no traceback, no mail. ERROR and mail are for the site's own faults."""
+
+    @pytest.mark.parametrize(
+        "mistake", [many_fields, large_body, bad_host, bad_csrf_token, garbled_cookies]
+    )
+    def test_a_4xx_and_at_most_one_warning_line(self, mistake, console, settings):
+        settings.ADMINS = ["ops@example.org"]
+        response = mistake(Client(enforce_csrf_checks=True))
+        assert 400 <= response.status_code < 500
+        lines = console()
+        assert len(lines) <= 1, lines
+        assert all(" WARNING " in line for line in lines), lines
+        assert mail.outbox == []
+
+    @pytest.mark.parametrize(
+        "mistake, named",
+        [
+            (many_fields, "django.security.TooManyFieldsSent"),
+            (large_body, "django.security.RequestDataTooBig"),
+            (bad_host, "django.security.DisallowedHost"),
+            (bad_csrf_token, "django.security.csrf"),
+        ],
+    )
+    def test_logged_once_by_name(self, mistake, named, console):
+        mistake(Client(enforce_csrf_checks=True))
+        lines = console()
+        assert len(lines) == 1 and f" WARNING {named} " in lines[0], lines
+
+    def test_the_sites_own_fault_is_still_an_error_with_its_traceback_and_mailed(
+        self, console, settings
+    ):
+        settings.ADMINS = ["ops@example.org"]
+        try:
+            raise ZeroDivisionError("the site's own bug")
+        except ZeroDivisionError:
+            logging.getLogger("django.request").exception(
+                "Internal Server Error: /", extra={"status_code": 500}
+            )
+        written = "\n".join(console())
+        assert " ERROR django.request " in written and "Traceback" in written
+        assert len(mail.outbox) == 1

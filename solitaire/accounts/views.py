@@ -39,7 +39,7 @@ from .forms import (
     ThrottledPasswordChangeForm,
     refused_for,
 )
-from .tasks import send_password_reset
+from .tasks import accounts_of, send_password_reset
 
 
 def log_in(request: HttpRequest, user) -> None:
@@ -214,15 +214,16 @@ class PasswordChange(BadFormStatus, auth_views.PasswordChangeView):
 @method_decorator(limits.per_address("reset-address"), name="dispatch")
 class PasswordReset(BadFormStatus, auth_views.PasswordResetView):
     """Ask for a reset link. The mail goes through the task queue (tasks.py), queued for any
-    well-formed address: the answer, and its time, are the same for an address with an
-    account and without. At most settings.LIMITS["reset-email"] mails to one address an hour:
-    past it nothing more is queued, and the answer still reads the same."""
+    well-formed address with the ids of its accounts (none, for an address without one), never
+    the address: the answer, and its time, are the same for an address with an account and
+    without. At most settings.LIMITS["reset-email"] mails to one address an hour: past it
+    nothing more is queued, and the answer still reads the same."""
 
     def form_valid(self, form):
         email = form.cleaned_data["email"]
         if not limits.hit_setting("reset-email", email):
             send_password_reset.enqueue(
-                email=email,
+                account_ids=accounts_of(email),
                 domain=self.request.get_host(),
                 use_https=self.request.is_secure(),
                 language=get_language(),

@@ -109,27 +109,44 @@ def refused_setting(name: str, key: str) -> int:
     return refused(name, key, limit, per)
 
 
+def hit_or_hold(scope: str, key: str, limit: int, per: int) -> int:
+    """``hit``, for a limit whose refusals are held back: the first refusal in a window is
+    answered at once, the ones after it, from a client that did not wait, only after
+    ``hold_back``. 0 if the request is allowed, else the seconds until one is again."""
+    now = time.time()
+    so_far = count(scope, key, per, now)
+    if so_far <= limit:
+        return 0
+    end = window_end(now, per)
+    if so_far > limit + 1:
+        hold_back(end - now)
+    return max(1, math.ceil(end - time.time()))
+
+
 def per_address(name: str, methods: tuple[str, ...] = ("POST",)):
     """A view decorator: each request of ``methods`` from one client address counts against
-    settings.LIMITS[name]; past it, the view does not run and the answer is ``too_many``. The
-    first refusal in a window is answered at once; the ones after it, from a client that did
-    not wait, are held back first (``hold_back``)."""
+    settings.LIMITS[name]; past it, the view does not run and the answer is ``too_many``, its
+    refusals held back as ``hit_or_hold`` says."""
+    return limited(name, lambda request, kwargs: client_key(request), methods)
 
+
+def per_game(name: str, methods: tuple[str, ...] = ("GET",)):
+    """``per_address``, counting the requests about one game (the URL's ``public_id``) from
+    whatever address: a game's id is known only to its player's devices."""
+    return limited(name, lambda request, kwargs: kwargs["public_id"], methods)
+
+
+def limited(name: str, key_of, methods: tuple[str, ...]):
     def decorator(view):
         @wraps(view)
-        def limited(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        def limited_view(request: HttpRequest, *args, **kwargs) -> HttpResponse:
             if request.method in methods:
-                limit, per = settings.LIMITS[name]
-                now = time.time()
-                so_far = count(name, client_key(request), per, now)
-                if so_far > limit:
-                    end = window_end(now, per)
-                    if so_far > limit + 1:
-                        hold_back(end - now)
-                    return too_many(request, max(1, math.ceil(end - time.time())))
+                wait = hit_or_hold(name, key_of(request, kwargs), *settings.LIMITS[name])
+                if wait:
+                    return too_many(request, wait)
             return view(request, *args, **kwargs)
 
-        return limited
+        return limited_view
 
     return decorator
 

@@ -193,6 +193,10 @@ LIMITS = {
     "new-game-address": (60, 60),
     # Password checks (change the password, delete the account) in one logged-in session.
     "password-session": (10, 15 * 60),
+    # The catch-up poll of open game pages (every 3 s in sight): per address, room for 30
+    # pages behind one shared address; per game, for two devices side by side and more.
+    "poll-address": (600, 60),
+    "poll-game": (60, 60),
 }
 #: Seconds a client refused once by a per-address limit above waits for each next refusal in
 #: the same window, so that a client that never pauses cannot refuse itself hundreds of times a

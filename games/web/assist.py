@@ -81,7 +81,7 @@ def _search(request: HttpRequest, public_id: str, kind: str) -> HttpResponse:
     if board is None:
         return _incomplete(request, game_or_404(request, public_id), kind)
     client = search_client(request)
-    wait = limits.hit("search", client, *settings.SOLVER_SEARCHES_PER_CLIENT)
+    wait = limits.hit_or_hold("search", client, *settings.SOLVER_SEARCHES_PER_CLIENT)
     if wait:
         return _refused(
             request, game_or_404(request, public_id), kind, limits.wait_words(wait), wait

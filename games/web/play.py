@@ -15,6 +15,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from solitaire import limits
+
 from .. import selectors
 from ..board import build_board, picks
 from ..models import Game
@@ -63,6 +65,8 @@ def game(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @require_GET
 @never_cache
+@limits.per_address("poll-address", methods=("GET",))
+@limits.per_game("poll-game")
 def poll(request: HttpRequest, public_id: str) -> HttpResponse:
     """Whether the game moved on elsewhere (another device, another tab) since ``?version=``.
 

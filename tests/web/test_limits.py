@@ -20,8 +20,8 @@ from games.rules import Move
 from games.rules.moves import PARSED, TEXTS
 from solitaire import limits
 
-from .conftest import HTMX, won_record
-from .solver_support import run_worker
+from .conftest import HTMX, start, url, version_of, won_record
+from .solver_support import ask, run_worker
 from .test_accounts import PASSWORD, SIGNUP, log_in, make_user
 
 ADDRESS = "192.0.2.1"
@@ -383,3 +383,55 @@ class TestMoveParseCache:
         move = Move.parse("t99:40-t98")
         assert str(move) == "t99:40-t98"
         assert Move.parse("t3:1-t4") == Move.parse("t3-t4")
+
+
+def poll(client: Client, game: Game, address: str = ADDRESS):
+    return client.get(url("poll", game), {"version": version_of(game)}, REMOTE_ADDR=address)
+
+
+class TestPoll:
+    """An open game page asks every 3 s whether the game moved on: two devices side by side
+    never meet the limit, a client polling flat out is refused and held back."""
+
+    def test_two_devices_side_by_side_for_a_minute_are_never_refused(self, client, clock):
+        game = start(client)
+        # Both pages in sight for a minute, each brought back into sight five times.
+        statuses = {
+            poll(client, game, address).status_code
+            for _ in range(25)
+            for address in (ADDRESS, "192.0.2.2")
+        }
+        assert statuses == {204}
+
+    def test_one_game_polled_flat_out_is_refused_then_held_back(self, client, sleeps):
+        game = start(client)
+        for _ in range(allowed("poll-game")):
+            assert poll(client, game).status_code == 204
+        first, second = poll(client, game, "192.0.2.2"), poll(client, game, "192.0.2.3")
+        assert_too_many(first)
+        assert_too_many(second)
+        assert sleeps.seconds == [2]
+        # Another player's game is not held up.
+        other = Client()
+        assert poll(other, start(other, deal=2), "192.0.2.2").status_code == 204
+
+    def test_one_address_polling_many_games_is_refused(self, db, settings, clock):
+        settings.LIMITS = {**settings.LIMITS, "poll-address": (4, 60)}
+        players = [Client() for _ in range(5)]
+        games = [start(player, deal=n) for n, player in enumerate(players, 1)]
+        statuses = [poll(p, g).status_code for p, g in zip(players, games, strict=True)]
+        assert statuses == [204, 204, 204, 204, 429]
+        assert poll(players[0], games[0], "192.0.2.9").status_code == 204
+        clock.later(60)
+        assert poll(players[4], games[4]).status_code == 204
+
+
+class TestSearches:
+    def test_refusals_past_the_limit_are_held_back_like_every_other_limit(
+        self, client, settings, sleeps
+    ):
+        settings.SOLVER_SEARCHES_PER_CLIENT = (1, 60)
+        game = start(client)
+        statuses = [ask(client, "hint", game).status_code for _ in range(4)]
+        assert statuses == [200, 429, 429, 429]
+        assert sleeps.seconds == [2, 2]

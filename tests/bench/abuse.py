@@ -2,7 +2,8 @@
 attacker would, with a real player beside.
 
 Run it as `.venv/bin/python tests/bench/abuse.py [--garbled 5000] [--flood-seconds 60]
-[--signup-clients 10] [--hint-guests 200] [--resets 40] [--guesses 50]`.
+[--signup-clients 10] [--hint-guests 200] [--resets 40] [--guesses 50]
+[--cheap-flood-seconds 30] [--flood-connections 20] [--mistakes 20]`.
 
 It (re)creates its own PostgreSQL database ``solitaire_abuse`` (dropping the one an earlier run
 left), uses Redis database 11 under a key prefix of its own, starts ``bin/serve`` on
@@ -27,6 +28,13 @@ its own on 127.0.0.1:8301 for the reset mails, and measures, each bounded in cou
    address) start a game and ask for a hint; meanwhile a real player plays moves (the p95 of
    their move's time, target under 50 ms) and, once the hints are all asked, asks for a hint
    of their own (the time until it answers, target under 5 s, and what it said).
+5. Cheap URLs flooded (--cheap-flood-seconds): one address polls its own game's catch-up
+   poll flat out over --flood-connections connections, and another asks for hints flat out
+   over as many; meanwhile the real player plays. Printed: the flooders' answers by status and
+   per second, and the player's moves (target p95 under 50 ms).
+6. A client's mistakes (--mistakes of each): 1,001 fields, a 3 MB body, a bad Host, a bad CSRF
+   token, garbled cookies. Printed: the answers by status (target: all 4xx) and the ERROR
+   lines and tracebacks they left in the server's log (target: none).
 
 The client shares the machine's cores with the server: the load average is printed before
 and after. The exit status is 1 when a target is missed, 2 when the run could not be made.
@@ -471,6 +479,102 @@ async def flood(seconds: float, signup_clients: int, hint_guests: int) -> dict:
     return {"signups": signups, "hints": hints, **result}
 
 
+# -- 5. cheap URLs flooded ------------------------------------------------------------------
+
+
+async def flat_out(client: Client, request, until: float, counts: Counter) -> None:
+    """Send ``request(client)`` (an awaitable answer) again and again until ``until``."""
+    while time.monotonic() < until:
+        try:
+            counts[(await request(client)).status] += 1
+        except (HttpError, TimeoutError):
+            counts["error"] += 1
+            client.close()
+
+
+async def flooders(n: int, connections: int) -> tuple[list[Client], str, object]:
+    """``connections`` clients of one browser (its cookies) from one address, and its game."""
+    first = Client(n)
+    game = await first.start_game()
+    seen = read_board((await first.call("GET", game)).text)
+    clients = [first]
+    for _ in range(connections - 1):
+        other = Client(n)
+        other.http.cookies = dict(first.http.cookies)
+        clients.append(other)
+    return clients, game, seen
+
+
+async def cheap_flood(seconds: float, connections: int) -> dict:
+    pollers, polled, seen = await flooders(500_000, connections)
+    poll_path = f"{polled}poll/?version={seen.version}"
+    askers, asked, seen = await flooders(500_001, connections)
+    hint = {"ply": seen.ply, "version": seen.version}
+    until = time.monotonic() + seconds
+    polls: Counter = Counter()
+    hints: Counter = Counter()
+    result: dict = {}
+    await asyncio.gather(
+        real_player(until, None, result),
+        *(
+            flat_out(c, lambda c: c.call("GET", poll_path, htmx=True), until, polls)
+            for c in pollers
+        ),
+        *(
+            flat_out(c, lambda c: c.call("POST", f"{asked}hint/", hint, htmx=True), until, hints)
+            for c in askers
+        ),
+    )
+    for client in pollers + askers:
+        client.close()
+    return {"polls": polls, "hints": hints, **result}
+
+
+# -- 6. a client's mistakes -----------------------------------------------------------------
+
+
+def mistake_requests(csrf: str) -> dict[str, bytes]:
+    """Raw requests a client gets wrong, by name (``csrf``: a CSRF cookie the site gave)."""
+
+    def post(body: bytes, host: str = f"{HOST}:{PORT}", cookie: str = f"csrftoken={csrf}"):
+        return (
+            f"POST /account/login/ HTTP/1.1\r\nHost: {host}\r\nCookie: {cookie}\r\n"
+            f"Origin: http://{HOST}:{PORT}\r\n"
+            "Content-Type: application/x-www-form-urlencoded\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+        ).encode() + body
+
+    token = f"csrfmiddlewaretoken={csrf}".encode()
+    return {
+        "1,001 fields": post(token + b"".join(b"&f%d=x" % n for n in range(1_001))),
+        "3 MB body": post(token + b"&username=" + b"x" * 3_000_000),
+        "bad Host": post(token + b"&username=x", host="evil.example.org"),
+        "bad CSRF token": post(b"csrfmiddlewaretoken=" + b"A" * 64 + b"&username=x"),
+        "garbled cookies": post(
+            b"csrfmiddlewaretoken=short&username=x",
+            cookie="csrftoken=short; sessionid=<>%zz; django_language=\x01",
+        ),
+    }
+
+
+async def mistakes(count: int, log_path: Path) -> tuple[dict[str, Counter], int, int]:
+    """Each mistake ``count`` times: the answers by mistake and status, then the ERROR lines
+    and tracebacks that appeared in the server's log meanwhile."""
+    before = log_path.read_text(errors="replace")
+    client = Client(600_000)
+    await client.call("GET", "/account/login/")
+    requests = mistake_requests(client.http.cookies["csrftoken"])
+    client.close()
+    answers = {name: Counter() for name in requests}
+    for _ in range(count):
+        for name, raw in requests.items():
+            answers[name][await send_raw(raw)] += 1
+    await asyncio.sleep(1)  # the log's last lines
+    written = log_path.read_text(errors="replace")[len(before) :]
+    errors = sum(" ERROR " in line for line in written.splitlines())
+    return answers, errors, written.count("Traceback")
+
+
 # -- the run --------------------------------------------------------------------------------
 
 
@@ -494,8 +598,8 @@ def figures(values: list[float]) -> str:
     return f"{len(values)}, median {statistics.median(values):.1f} ms, p95 {p95(values):.1f} ms"
 
 
-async def run(args, sink: MailSink) -> list[str]:
-    """The four measures, printed as they come; the targets missed."""
+async def run(args, sink: MailSink, log_path: Path) -> list[str]:
+    """The six measures, printed as they come; the targets missed."""
     missed = []
     print(f"\n1. {args.garbled} garbled requests...", flush=True)
     started = time.monotonic()
@@ -544,6 +648,26 @@ async def run(args, sink: MailSink) -> list[str]:
         missed.append("move p95")
     if not hint < HINT_SECONDS:
         missed.append("hint time")
+
+    print(f"\n5. For {args.cheap_flood_seconds:g} s one address polls its game flat out and")
+    print(f"   another asks for hints flat out, {args.flood_connections} connections each,")
+    print("   beside the player...", flush=True)
+    cheap = await cheap_flood(args.cheap_flood_seconds, args.flood_connections)
+    for name in ("polls", "hints"):
+        answered = sum(cheap[name].values())
+        per_second = answered / args.cheap_flood_seconds
+        print(f"   {name}: {dict(cheap[name])}, {per_second:.0f} a second")
+    print(f"   the player's moves: {figures(cheap['moves'])} (target p95 < {MOVE_P95_MS:g})")
+    if p95(cheap["moves"]) >= MOVE_P95_MS:
+        missed.append("move p95 beside cheap floods")
+
+    print(f"\n6. A client's mistakes, {args.mistakes} of each...", flush=True)
+    answers, errors, tracebacks = await mistakes(args.mistakes, log_path)
+    for name, statuses in answers.items():
+        print(f"   {name}: {dict(statuses)}")
+    print(f"   ERROR lines in the log: {errors}, tracebacks: {tracebacks} (target 0 and 0)")
+    if errors or tracebacks or any(not 400 <= s < 500 for c in answers.values() for s in c):
+        missed.append("client mistakes")
     await asyncio.sleep(3)  # the last reset mails
     most = max(sink.received.values(), default=0)
     print(f"\nMails received: {sum(sink.received.values())} to {len(sink.received)} addresses")
@@ -560,6 +684,9 @@ def main() -> int:
     parser.add_argument("--quiet-seconds", type=float, default=20.0)
     parser.add_argument("--signup-clients", type=int, default=10)
     parser.add_argument("--hint-guests", type=int, default=200)
+    parser.add_argument("--cheap-flood-seconds", type=float, default=30.0)
+    parser.add_argument("--flood-connections", type=int, default=20)
+    parser.add_argument("--mistakes", type=int, default=20)
     parser.add_argument("--workers", type=int, help="gunicorn workers (the config's default)")
     parser.add_argument("--seed", type=int, default=20261201)
     args = parser.parse_args()
@@ -585,7 +712,7 @@ def main() -> int:
             print(f"Load average before: {load()}", flush=True)
             sink = MailSink()
             sink_thread(sink)
-            missed = asyncio.run(asyncio.wait_for(run(args, sink), RUN_TIMEOUT))
+            missed = asyncio.run(asyncio.wait_for(run(args, sink, server.log_path), RUN_TIMEOUT))
             print(f"\nLoad average after: {load()}")
             print(f"Targets missed: {', '.join(missed) or 'none'}")
             status = 1 if missed else 0

@@ -24,9 +24,8 @@ through the ``connection`` proxy at every use: with the answer's template variab
 a move cost 2 to 6 % less (docs/performance.md).
 """
 
-import json
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from functools import cache
 from typing import NamedTuple
 
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
@@ -34,33 +33,12 @@ from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from .models import Game, Move
 from .owners import Owner
 
-#: Game's columns in the order of its fields (``Game.from_db`` takes them so).
-GAME_COLUMNS = (
-    "id",
-    "public_id",
-    "owner_id",
-    "session_key",
-    "variant",
-    "deal",
-    "status",
-    "created_at",
-    "first_move_at",
-    "finished_at",
-    "updated_at",
-    "milliseconds_played",
-    "move_count",
-    "automatic_ply",
-    "undo_count",
-    "hint_count",
-    "ply",
-    "version",
-    "snapshot",
-    "redo",
-    "finish",
+#: Game's fields, and their columns in the order ``Game.from_db`` takes them: the model's own.
+GAME_FIELDS = tuple(Game._meta.concrete_fields)
+GAME_COLUMNS = tuple(field.column for field in GAME_FIELDS)
+SELECT_GAME = (
+    f"SELECT {', '.join(GAME_COLUMNS)} FROM {Game._meta.db_table} WHERE public_id = %s AND "
 )
-DATETIMES = frozenset({"created_at", "first_move_at", "finished_at", "updated_at"})
-JSONS = frozenset({"redo", "finish"})
-SELECT_GAME = f"SELECT {', '.join(GAME_COLUMNS)} FROM games_game WHERE public_id = %s AND "
 
 
 class NewMove(NamedTuple):
@@ -107,22 +85,26 @@ def read_game(owner: Owner, public_id: str) -> Game:
         row = cursor.fetchone()
     if row is None:
         raise Game.DoesNotExist("Game matching query does not exist.")
-    values = [_value(name, value) for name, value in zip(GAME_COLUMNS, row, strict=True)]
+    values = list(row)
+    for i, converters in _converters(connection.alias):
+        for convert in converters:
+            values[i] = convert(values[i], GAME_FIELDS[i].cached_col, connection)
     return Game.from_db(connection.alias, GAME_COLUMNS, values)
 
 
-def _value(name: str, value):
-    """A column's value as the model holds it: an aware datetime (SQLite gives it naive, in
-    UTC), the redo stack and the known win decoded (both databases give JSON as text here)."""
-    if value is None:
-        return None
-    if name in DATETIMES:
-        if isinstance(value, str):
-            value = datetime.fromisoformat(value)
-        return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
-    if name in JSONS and isinstance(value, str | bytes):
-        return json.loads(value)
-    return value
+@cache
+def _converters(alias: str) -> list[tuple[int, list]]:
+    """What the ORM does to each of Game's columns as it reads them from database ``alias``
+    (the backend's converters, then the field's): an aware datetime from SQLite's text, JSON
+    decoded. Worked out once, for the columns that have any."""
+    connection = connections[alias]
+    found = []
+    for i, field in enumerate(GAME_FIELDS):
+        col = field.cached_col
+        converters = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
+        if converters:
+            found.append((i, converters))
+    return found
 
 
 def read_log_tail(game_pk: int, after: int) -> list[LoggedMove]:
@@ -154,7 +136,7 @@ def save_play(
     # In one PostgreSQL statement a DELETE and an INSERT run in no set order: a ply deleted
     # and inserted again could clash. No action does both.
     assert not (rows and after is not None), "an action deletes moves or adds them, not both"
-    sets = ", ".join(f"{name} = %s" for name in fields)
+    sets = ", ".join(f"{Game._meta.get_field(name).column} = %s" for name in fields)
     owned, owners = owner_predicate(owner)
     update = f"UPDATE games_game SET {sets} WHERE id = %s AND version = %s AND {owned}"
     connection = connections[DEFAULT_DB_ALIAS]

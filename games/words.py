@@ -7,6 +7,7 @@ from django.utils.translation import get_language, gettext_lazy, ngettext, pgett
 from django.utils.translation import gettext as _
 
 from .models import MAX_PLY
+from .outcomes import Event, Outcome
 from .rules import DEAL, REDEAL, Build, Move, Position, Reason, RecordError
 from .rules.played import Played, preview
 from .services import assist, play
@@ -305,15 +306,15 @@ def move_words(position: Position, move: Move) -> str:
     return _move_words(preview(position, move))
 
 
-def outcome_words(outcome: play.Outcome) -> str:
+def outcome_words(outcome: Outcome) -> str:
     """What an action did, for the live region."""
-    if outcome.event == "undone":
+    if outcome.event is Event.UNDONE:
         return _("Undone: %(move)s") % {"move": played_words(outcome.played[0])}
-    if outcome.event == "restarted":
+    if outcome.event is Event.RESTARTED:
         return _("Restarted the deal.")
-    if outcome.event == "given-up":
+    if outcome.event is Event.GIVEN_UP:
         return _("Game given up.")
-    if outcome.event == "finished":
+    if outcome.event is Event.FINISHED:
         count = len(outcome.played)
         return ngettext(
             "Finished: played the %(count)d move of the win.",

@@ -67,6 +67,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # request.owner: the player, worked out when a view first asks.
+    "games.web.player.OwnerMiddleware",
 ]
 
 ROOT_URLCONF = "solitaire.urls"

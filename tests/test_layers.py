@@ -35,10 +35,14 @@ def module_name(path: Path) -> str:
 
 def imports(path: Path) -> list[tuple[str, list[str]]]:
     """Each import of ``path``: the absolute module and the names taken from it."""
-    tree = ast.parse(path.read_text(), str(path))
-    package = module_name(path).split(".")
-    if path.name != "__init__.py":
-        package = package[:-1]
+    return imports_of(path.read_text(), module_name(path), package=path.name == "__init__.py")
+
+
+def imports_of(source: str, module: str, *, package: bool = False) -> list[tuple[str, list[str]]]:
+    """Each import of ``source``, the text of ``module`` (a package's ``__init__`` when
+    ``package``): the absolute module and the names taken from it."""
+    tree = ast.parse(source)
+    package = module.split(".") if package else module.split(".")[:-1]
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -108,7 +112,7 @@ def layer_of(module: str) -> str | None:
     if parts[0] != "games" or len(parts) < 2:
         return None
     name = parts[1]
-    if name in ("owners", "models"):
+    if name in ("owners", "models", "outcomes"):
         return "models"
     return name if name in LAYERS else None
 
@@ -274,3 +278,116 @@ def test_a_query_that_bypasses_the_rule_is_caught(line):
 def test_a_query_through_the_rule_is_not_caught():
     source = "def fine(owner, public_id):\n    return Game.objects.owned_by(owner).get(pk=1)\n"
     assert ownership_bypasses("games/fine.py", source) == []
+
+
+# -- the edge between the web and the services -----------------------------------------------
+
+#: The one module of the web that turns "no such game" into a 404.
+EDGE = "games/web/edge.py"
+#: The modules that draw: they draw what a view hands them, and run no query and no service.
+RENDERERS = ("games/web/draw.py", "games/web/motion.py", "games/board.py", "games/templatetags")
+
+
+def catches_does_not_exist(source: str) -> list[int]:
+    """The lines of ``source`` whose ``except`` names a model's ``DoesNotExist``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ExceptHandler) and node.type is not None:
+            names = [n for n in ast.walk(node.type) if isinstance(n, ast.Attribute | ast.Name)]
+            if any(getattr(n, "attr", getattr(n, "id", "")) == "DoesNotExist" for n in names):
+                found.append(node.lineno)
+    return found
+
+
+def test_no_view_catches_a_missing_game_itself():
+    """A view asks the edge (``game_or_404``, ``or_404``, ``@game_action``), which has the 404
+    and its words once."""
+    found = []
+    for path in (ROOT / "games" / "web").glob("*.py"):
+        relative = str(path.relative_to(ROOT))
+        if relative != EDGE:
+            found += [f"{relative}:{line}" for line in catches_does_not_exist(path.read_text())]
+    assert found == []
+
+
+def test_a_view_that_catches_a_missing_game_is_caught():
+    source = "try:\n    g = read()\nexcept Game.DoesNotExist:\n    raise Http404\n"
+    assert catches_does_not_exist(source) == [3]
+    assert catches_does_not_exist("try:\n    g()\nexcept (KeyError, DoesNotExist):\n    pass\n")
+
+
+def renderer_imports(source: str, module: str) -> list[str]:
+    """What the renderer ``module`` (its text ``source``) imports of the selectors or the
+    services."""
+    found = []
+    for imported, names in imports_of(source, module):
+        for target in [imported, *(f"{imported}.{n}" for n in names)]:
+            if target.startswith(("games.selectors", "games.services")):
+                found.append(target)
+    return found
+
+
+def test_renderers_import_neither_the_selectors_nor_the_services():
+    paths = []
+    for place in RENDERERS:
+        where = ROOT / place
+        paths += sorted(where.rglob("*.py")) if where.is_dir() else [where]
+    assert len(paths) >= 4
+    found = []
+    for path in paths:
+        found += [
+            f"{module_name(path)} imports {t}"
+            for t in renderer_imports(path.read_text(), module_name(path))
+        ]
+    assert found == []
+
+
+def test_a_renderer_that_imports_a_selector_or_a_service_is_caught():
+    source = "from .. import selectors\nfrom ..services.play import undo\n"
+    found = renderer_imports(source, "games.web.draw")
+    assert found == ["games.selectors", "games.services.play", "games.services.play.undo"]
+
+
+def strings_compared_with_an_event(source: str) -> list[int]:
+    """The lines of ``source`` that compare an event (a name or attribute ``event``) with a
+    string, or look it up in strings: the event is ``games.outcomes.Event``."""
+
+    def is_event(node) -> bool:
+        return getattr(node, "id", None) == "event" or getattr(node, "attr", None) == "event"
+
+    def is_text(node) -> bool:
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, str)
+        if isinstance(node, ast.Tuple | ast.List | ast.Set):
+            return any(is_text(e) for e in node.elts)
+        return False
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            if any(is_event(s) for s in sides) and any(is_text(s) for s in sides):
+                found.append(node.lineno)
+    return found
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_event_is_compared_as_a_string(path):
+    assert strings_compared_with_an_event(path.read_text()) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'outcome.event == "redone"',
+        '"undone" != event',
+        'outcome.event in ("moved", "redone")',
+        'event not in {"finished"}',
+    ],
+)
+def test_an_event_compared_as_a_string_is_caught(line):
+    assert strings_compared_with_an_event(f"x = {line}\n") == [1]
+
+
+def test_an_event_compared_as_an_event_is_not_caught():
+    assert strings_compared_with_an_event("x = outcome.event is Event.REDONE\n") == []

@@ -27,10 +27,11 @@ from django.utils import timezone
 
 from .. import store, tasks
 from ..models import Analysis, Game, WinnableDeal
+from ..outcomes import Outcome
 from ..owners import Owner
 from ..rules import IllegalMove, Move, MoveSyntaxError
 from ..rules.solver import solutions
-from .play import GameError, Outcome, StalePly, play_out, read_for_play
+from .play import GameError, StalePly, play_out, read_for_play
 
 #: A search still waiting or running after this long is taken as lost (no worker took it, or
 #: one overran it): the page says no answer came, and asking again queues a new one. A worker

@@ -13,13 +13,11 @@ row keeps the position after it, so that an undo starts from there, not from the
 
 The clock (``_tick``) adds every gap between two of the player's actions, to the millisecond,
 less the time the page says it was hidden (``away``, sent by static/js/clock.js), and at most
-``IDLE`` a gap. After every change that leaves the game in play, ``sure_win`` looks for a win
-that is certain (the cards all go home without a choice, or a quick search proves one); the
-game keeps its moves (``finish``) for the Finish button.
+``IDLE`` a gap. After every change that leaves the game in play, the engine's ``sure_win``
+looks for a win that is certain; the game keeps its moves (``finish``) for the Finish button.
 """
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -28,6 +26,7 @@ from django.utils import timezone
 from .. import store
 from ..models import CHECKPOINT_EVERY, IDLE, MAX_PLY, Game
 from ..models import Move as MoveRow
+from ..outcomes import Before, Event, Outcome
 from ..owners import Owner
 from ..rules import (
     IllegalMove,
@@ -40,34 +39,31 @@ from ..rules import (
     replay,
 )
 from ..rules.autoplay import next_safe_move
-from ..rules.moves import COLUMN, FOUNDATION, pile_name
+from ..rules.certain import sure_win
+from ..rules.moves import pile_name
 from ..rules.played import Played, moving_card, split_move
 from ..rules.played import play as play_one
-from ..rules.position import ALL_HOME
-from ..rules.solver import WON, solve
 
-#: The fields a move, an undo, a redo or a restart may change (the rest are left as they are).
-PLAY_FIELDS = (
-    "milliseconds_played",
-    "updated_at",
-    "first_move_at",
-    "finished_at",
-    "snapshot",
-    "ply",
-    "version",
-    "status",
-    "redo",
-    "move_count",
-    "automatic_ply",
-    "undo_count",
-    "finish",
+#: The game's fields no action of play changes: who owns it and which deal it is (changed by
+#: adopting a guest's games, services/players.py), and the hints (services/assist.py).
+KEPT_FIELDS = frozenset(
+    Game._meta.get_field(name).name  # a name the model lost fails at start-up
+    for name in (
+        "id",
+        "public_id",
+        "owner",
+        "session_key",
+        "variant",
+        "deal",
+        "created_at",
+        "hint_count",
+    )
 )
-#: The quick search after a change, for a win to finish: a few milliseconds of the request.
-QUICK_SEARCH_SECONDS = 0.004
-QUICK_SEARCH_NODES = 400
-#: The quick search runs only with at most this many cards left to go home: before that, it
-#: would not prove a win within its budget, and would only cost time.
-QUICK_SEARCH_CARDS = 40
+#: The fields a move, an undo, a redo, a restart or giving up writes: every other field of the
+#: model's, so that a new field is written as read unless it is named above.
+PLAY_FIELDS = tuple(
+    field.name for field in Game._meta.concrete_fields if field.name not in KEPT_FIELDS
+)
 #: The most moves one undo takes back: the player's move and every automatic move after it.
 LONGEST_GROUP = 1 + 104
 #: How far back an undo reads the log: far enough for its group and a checkpoint before it.
@@ -122,25 +118,6 @@ class NotOnAFoundation(GameError):
     def __init__(self, game: Game, card: int | None) -> None:
         super().__init__(game)
         self.card = card
-
-
-@dataclass
-class Outcome:
-    """What an action left: the saved game, its position, and the facts.
-
-    ``played``: the moves played (the player's, then any automatic ones), or for an undo the
-    moves taken back. ``changed``: the piles those moves touched, when the game is in play
-    before and after (None otherwise): the rest of the board is as it was, so an answer may
-    show only these. ``before``: how many of the player's own moves the log had, whether the
-    game had moves to redo, and whether its win was certain (``Game.finish``), before.
-    """
-
-    game: Game
-    position: Position
-    event: str
-    played: list[Played] = field(default_factory=list)
-    changed: frozenset[str] | None = None
-    before: tuple[int, bool, bool] = (0, False, False)
 
 
 # -- starting -------------------------------------------------------------------------------
@@ -327,7 +304,7 @@ def undo(owner: Owner, public_id: str, ply: int, version: int | None, *, away: i
     position = _position_at(game, before, tail[:start])
     group = [Move.parse(row.notation) for row in tail[start:]]
     was_playing = game.status == Game.Status.PLAYING
-    was = _before(game)
+    was = Before.of(game)
     ahead = position.copy()
     taken_back = [play_one(ahead, move, automatic=n > 0) for n, move in enumerate(group)]
     game.redo = [*game.redo, [str(move) for move in group]]
@@ -335,7 +312,7 @@ def undo(owner: Owner, public_id: str, ply: int, version: int | None, *, away: i
     game.automatic_ply -= len(group) - 1
     _save(owner, game, position, after=before, away=away)
     changed = _piles(group) if was_playing else None
-    return Outcome(game, position, "undone", taken_back, _still_playing(game, changed), was)
+    return Outcome(game, position, Event.UNDONE, taken_back, _still_playing(game, changed), was)
 
 
 def _position_at(game: Game, ply: int, rows: Sequence[store.LoggedMove]) -> Position:
@@ -354,10 +331,17 @@ def redo(owner: Owner, public_id: str, ply: int, version: int | None, *, away: i
     if not game.redo:
         raise NothingToRedo(game)
     group = [Move.parse(text) for text in game.redo[-1]]
-    was = _before(game)
+    was = Before.of(game)
     game.redo = game.redo[:-1]
     return _play_moves(
-        owner, game, game.position(), group, autoplay=False, event="redone", before=was, away=away
+        owner,
+        game,
+        game.position(),
+        group,
+        autoplay=False,
+        event=Event.REDONE,
+        before=was,
+        away=away,
     )
 
 
@@ -380,23 +364,17 @@ def restart(
     game.redo = []
     game.automatic_ply = dealt
     _save(owner, game, position, after=dealt, away=away)
-    return Outcome(game, position, "restarted")
+    return Outcome(game, position, Event.RESTARTED)
 
 
 def give_up(
     owner: Owner, public_id: str, ply: int, version: int | None, *, away: int = 0
 ) -> Outcome:
+    """End the game as given up, where it stands."""
     game = read_for_play(owner, public_id, ply, version)
-    read_at = game.version
-    now = timezone.now()
-    _tick(game, now, away)
-    game.status = Game.Status.GIVEN_UP
-    game.finished_at = now
-    game.version += 1
-    fields = ("status", "finished_at", "updated_at", "milliseconds_played", "version")
-    if not store.save_play(owner, game, fields, read_at):
-        raise StalePly(store.read_game(owner, public_id))
-    return Outcome(game, game.position(), "given-up")
+    position = game.position()
+    _save(owner, game, position, away=away, ending=Game.Status.GIVEN_UP)
+    return Outcome(game, position, Event.GIVEN_UP)
 
 
 def play_out(
@@ -417,7 +395,7 @@ def play_out(
             game.position(),
             list(moves),
             autoplay=False,
-            event="finished",
+            event=Event.FINISHED,
             away=away,
             fields=fields,
         )
@@ -436,42 +414,7 @@ def finish(
     return play_out(owner, game, [Move.parse(text) for text in game.finish], away=away)
 
 
-def sure_win(position: Position) -> list[str]:
-    """The moves (notation) of a win from ``position`` that is certain, or [] if none is known:
-    the stock is empty and the cards left all go home without a choice (each to a foundation
-    as soon as one takes it), or else, with few cards left, a quick bounded search proves a
-    win. ``position`` is left as it is.
-
-    Asked after every change, so it must cost next to nothing while the game is far from won:
-    the first rule stops at the first card that cannot go home (the legal moves it starts from
-    are those the status already worked out), the search runs only near the end."""
-    if position.status != Game.Status.PLAYING:
-        return []
-    if not position.stock:
-        legal = position.legal_moves()
-        ahead, moves = None, []
-        while home := next((m for m in legal if _goes_home(m)), None):
-            if ahead is None:
-                ahead = position.copy()
-            ahead.play(home)
-            moves.append(str(home))
-            if ahead.is_won():
-                return moves
-            legal = ahead.legal_moves()
-    if ALL_HOME - position.home > QUICK_SEARCH_CARDS:
-        return []
-    result = solve(
-        position, seconds=QUICK_SEARCH_SECONDS, max_nodes=QUICK_SEARCH_NODES, max_memory_mb=16
-    )
-    return [str(move) for move in result.moves] if result.status == WON else []
-
-
 # -- helpers --------------------------------------------------------------------------------
-
-
-def _goes_home(move: Move) -> bool:
-    """Whether ``move`` takes cards to a foundation from the waste or a column."""
-    return FOUNDATION <= move.dst < COLUMN and not FOUNDATION <= move.src < COLUMN
 
 
 def read_for_play(owner: Owner, public_id: str, ply: int | None, version: int | None) -> Game:
@@ -496,8 +439,8 @@ def _play_moves(
     moves: list[Move],
     *,
     autoplay: bool,
-    event: str = "moved",
-    before: tuple[int, bool, bool] | None = None,
+    event: Event = Event.MOVED,
+    before: Before | None = None,
     away: int = 0,
     fields: Sequence[str] = PLAY_FIELDS,
 ) -> Outcome:
@@ -506,8 +449,8 @@ def _play_moves(
     ``fields``). ``before``: what ``Outcome.before`` says, from before the action (if it
     changed it already)."""
     played: list[Played] = []
-    was = before or _before(game)
-    redone = event == "redone"
+    was = before or Before.of(game)
+    redone = event is Event.REDONE
     for n, move in enumerate(moves):
         played.append(play_one(position, move, automatic=redone and n > 0))
     while autoplay and position.moves < MAX_PLY and (move := next_safe_move(position)):
@@ -526,12 +469,6 @@ def _play_moves(
     _save(owner, game, position, rows, away=away, fields=fields)
     changed = _piles(p.move for p in played)
     return Outcome(game, position, event, played, _still_playing(game, changed), was)
-
-
-def _before(game: Game) -> tuple[int, bool, bool]:
-    """What an answer compares after an action (``Outcome.before``): the player's moves,
-    whether there are moves to redo, whether the win is certain."""
-    return game.player_moves, bool(game.redo), bool(game.finish)
 
 
 def _with_checkpoints(game: Game, after: Position, rows: list[store.NewMove]) -> list:
@@ -575,19 +512,22 @@ def _save(
     after: int | None = None,
     away: int = 0,
     fields: Sequence[str] = PLAY_FIELDS,
+    ending: str | None = None,
 ) -> None:
     """Store ``position`` as the game's snapshot, with its ply, status, times and certain win
     (and the rest of its ``fields``), and ``rows`` as its new moves (``after``: its moves past
     this ply deleted first), if the game is still at the version it was read at; else nothing,
-    and ``StalePly`` with the game as it is."""
+    and ``StalePly`` with the game as it is. ``ending``: the status the player gives the game
+    (given up), rather than the position's."""
     read_at = game.version
     now = timezone.now()
     _tick(game, now, away)
     if game.first_move_at is None and game.move_count:
         game.first_move_at = now
     # The status asks for the legal moves: once, for the snapshot and the game alike.
-    game.status = position.status
-    game.snapshot = position.text(status=game.status)
+    played_status = position.status
+    game.status = ending or played_status
+    game.snapshot = position.text(status=played_status)
     game.ply = position.moves
     game.version += 1
     game.finish = sure_win(position) if game.status == Game.Status.PLAYING else []

@@ -110,7 +110,8 @@ def motion_data(motion, oob: bool = False) -> SafeString:
     name. Nothing here is shown."""
     return mark_safe(
         f'<div id="motion" hidden data-steps="{escape(motion.steps)}" '
-        f'data-cascade="{escape(motion.cascade)}"{_oob(oob)}><template>{motion.faces}</template>'
+        f'data-cascade="{escape(motion.cascade)}" data-event="{escape(motion.event)}"'
+        f"{_oob(oob)}><template>{motion.faces}</template>"
         "</div>"
     )
 

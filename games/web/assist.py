@@ -16,7 +16,7 @@ Games are looked up by owner as everywhere: another player's game id is a 404.
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -29,12 +29,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 from solitaire import limits
 
 from ..models import Analysis, Game
+from ..outcomes import Outcome
 from ..rules import DEAL, REDEAL, Move
 from ..rules.played import split_move
 from ..services import assist, play
 from ..words import error_words, move_words
-from .htmx import answer_error, answer_outcome, count, game_url, garbled, owner_of, seen
-from .play import game_or_404
+from .draw import game_url
+from .edge import Garbled, Seen, game_action, game_or_404, or_404, seen, whole_number
 
 
 @require_http_methods(["GET", "POST"])
@@ -52,33 +53,22 @@ def analysis(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 @require_POST
-def finish(request: HttpRequest, public_id: str) -> HttpResponse:
-    """Play out the win found from the board seen; refused (the board as it is) when stale."""
-    board = seen(request)
-    away = count(request.POST.get("away") or "0")
-    if board is None or away is None:
-        return garbled(request, game_or_404(request, public_id))
-    try:
-        outcome = assist.finish(owner_of(request), public_id, *board, away=away)
-    except Game.DoesNotExist:
-        raise Http404(_("There is no such game.")) from None
-    except play.GameError as error:
-        return answer_error(request, error)
-    return answer_outcome(request, outcome)
+@game_action
+def finish(request: HttpRequest, public_id: str, seen: Seen) -> Outcome:
+    """Play out the win a search found from the board seen."""
+    return assist.finish(request.owner, public_id, seen.ply, seen.version, away=seen.away)
 
 
 def _search(request: HttpRequest, public_id: str, kind: str) -> HttpResponse:
     if request.method == "GET":
-        version = count(request.GET.get("version", ""))
+        version = whole_number(request.GET.get("version", ""))
         if version is None:
             return _incomplete(request, game_or_404(request, public_id), kind)
-        try:
-            game, asked = assist.answer_of(owner_of(request), public_id, kind, version)
-        except Game.DoesNotExist:
-            raise Http404(_("There is no such game.")) from None
-        return _show(request, game, kind, answer(game, asked))
-    board = seen(request)
-    if board is None:
+        game, asked = or_404(assist.answer_of, request.owner, public_id, kind, version)
+        return _show(request, game, kind, search_answer(game, asked))
+    try:
+        board = seen(request)
+    except Garbled:
         return _incomplete(request, game_or_404(request, public_id), kind)
     client = search_client(request)
     wait = limits.hit_or_hold("search", client, *settings.SOLVER_SEARCHES_PER_CLIENT)
@@ -87,9 +77,7 @@ def _search(request: HttpRequest, public_id: str, kind: str) -> HttpResponse:
             request, game_or_404(request, public_id), kind, limits.wait_words(wait), wait
         )
     try:
-        asked = assist.ask(owner_of(request), public_id, *board, kind, client)
-    except Game.DoesNotExist:
-        raise Http404(_("There is no such game.")) from None
+        asked = or_404(assist.ask, request.owner, public_id, board.ply, board.version, kind, client)
     except play.StalePly as stale:
         said = _("The board had moved on before you asked: ask again on the board as it is now.")
         return _show(request, stale.game, kind, Answer("stale", said))
@@ -100,7 +88,7 @@ def _search(request: HttpRequest, public_id: str, kind: str) -> HttpResponse:
     game = asked.game
     if not request.htmx:
         return redirect(f"{_url(kind, game)}?version={asked.version}")
-    return _show(request, game, kind, answer(game, asked))
+    return _show(request, game, kind, search_answer(game, asked))
 
 
 def search_client(request: HttpRequest) -> str:
@@ -129,7 +117,7 @@ def _refused(request: HttpRequest, game: Game, kind: str, said: str, seconds: in
 
 
 def _incomplete(request: HttpRequest, game: Game, kind: str) -> HttpResponse:
-    said = _("The request was incomplete: reload the page and try again.")
+    said = Garbled().message
     return _show(request, game, kind, Answer("refused", said), status=400)
 
 
@@ -174,7 +162,7 @@ class Answer:
     pending: bool = False
 
 
-def answer(game: Game, analysis: Analysis | None) -> Answer:
+def search_answer(game: Game, analysis: Analysis | None) -> Answer:
     """The answer to show for ``analysis`` on ``game`` as it is now."""
     if analysis is None:
         return Answer("none", _("Nothing was asked about this board."))

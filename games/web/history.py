@@ -1,7 +1,7 @@
 """The player's own pages: My games, statistics, history, and the replay of a game."""
 
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -15,8 +15,7 @@ from ..guide import game_name
 from ..rules import VARIANTS, Move
 from ..rules.played import play as play_one
 from ..words import played_words
-from .htmx import owner_of
-from .play import game_or_404
+from .edge import game_or_404, variant_or_404
 
 #: How many games in progress, and how many finished ones, "My games" lists.
 MY_GAMES_PLAYING = 100
@@ -33,7 +32,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
 
     A signed-in player sees the same list on every device; a guest, their browser's games.
     """
-    owner = owner_of(request)
+    owner = request.owner
     return render(
         request,
         "games/my_games.html",
@@ -47,9 +46,9 @@ def my_games(request: HttpRequest) -> HttpResponse:
 @require_GET
 def statistics(request: HttpRequest, variant: str = "") -> HttpResponse:
     """The player's statistics: every game together, or one game type (``variant``)."""
-    if variant and variant not in VARIANTS:
-        raise Http404(_("There is no such game."))
-    figures = selectors.statistics(owner_of(request))
+    if variant:
+        variant_or_404(variant)
+    figures = selectors.statistics(request.owner)
     shown = figures.overall
     if variant:
         shown = figures.scope(variant) or selectors.Figures(VARIANTS[variant])
@@ -75,6 +74,7 @@ def statistics(request: HttpRequest, variant: str = "") -> HttpResponse:
             "bars_title": bars_title,
             "line": charts.win_rate(shown.weeks, line_title),
             "line_title": line_title,
+            "winnability": selectors.winnability(variant) if variant else None,
         },
     )
 
@@ -97,7 +97,7 @@ def history(request: HttpRequest) -> HttpResponse:
     if (variant and variant not in VARIANTS) or (result and result not in selectors.RESULTS):
         context["problem"] = _("There is no such game or result to show: choose from the lists.")
         return render(request, "games/history.html", context, status=400)
-    games = selectors.history(owner_of(request), variant=variant, result=result)
+    games = selectors.history(request.owner, variant=variant, result=result)
     page = Paginator(games, HISTORY_PAGE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)

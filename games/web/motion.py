@@ -19,12 +19,9 @@ from dataclasses import dataclass, field
 from django.utils.safestring import SafeString, mark_safe
 
 from ..board import CardView
+from ..outcomes import Event, Outcome
 from ..rules import card_name
 from ..rules.played import Played
-from ..services.play import Outcome
-
-#: The events whose moves travel forward (an undo travels back; others do not travel).
-FORWARD = ("moved", "redone", "finished")
 
 
 @dataclass
@@ -35,16 +32,19 @@ class Motion:
     steps: str = "[]"
     cascade: str = "{}"
     faces: SafeString = field(default_factory=SafeString)
+    #: The action's ``Event`` value: a Finish travels at its own pace, a long chain of
+    #: automatic moves at a move's.
+    event: str = ""
 
 
 def motion_of(outcome: Outcome | None) -> Motion:
     """The motion of ``outcome`` (None: nothing travels, as on a page load or a poll)."""
     if outcome is None:
         return Motion()
-    if outcome.event in FORWARD:
+    if outcome.event.travels_forward:
         played = outcome.played
         steps = [_step(p, p.source, p.target, "up") for p in played]
-    elif outcome.event == "undone":
+    elif outcome.event is Event.UNDONE:
         played = list(reversed(outcome.played))
         steps = [_step(p, p.target, p.source, "down") for p in played]
     else:
@@ -59,6 +59,7 @@ def motion_of(outcome: Outcome | None) -> Motion:
         steps=json.dumps(steps, separators=(",", ":")),
         cascade=json.dumps(cascade, separators=(",", ":")),
         faces=_faces(CardView(card) for card in cards.values()),
+        event=outcome.event.value,
     )
 
 

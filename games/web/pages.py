@@ -5,7 +5,7 @@ import secrets
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -19,7 +19,9 @@ from ..guide import BUILD_WORDS, DETAILS, PYSOLFC, SUMMARIES, game_name, layout
 from ..rules import MAX_DEAL, VARIANTS
 from ..services import assist, play
 from ..words import NO_WINNABLE_DEAL
-from .htmx import autoplay_settings, echo, game_url, go, owner_of
+from .draw import game_url, go
+from .edge import echo, variant_or_404
+from .player import autoplay_settings, with_session
 
 #: How many games in progress the home page lists.
 HOME_GAMES = 50
@@ -38,9 +40,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def rules(request: HttpRequest, variant: str) -> HttpResponse:
-    if variant not in VARIANTS:
-        raise Http404(_("There is no such game."))
-    rules_of = VARIANTS[variant]
+    rules_of = variant_or_404(variant)
     return render(
         request,
         "games/rules.html",
@@ -51,6 +51,7 @@ def rules(request: HttpRequest, variant: str) -> HttpResponse:
             "build": BUILD_WORDS[rules_of.build],
             "details": DETAILS.get(variant, []),
             "pysolfc": PYSOLFC.get(variant),
+            "winnability": selectors.winnability(variant),
             # In a language that keeps the game's English name, the page says why.
             "name_kept": get_language() != settings.LANGUAGE_CODE
             and game_name(variant) == rules_of.name,
@@ -65,7 +66,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST)
     if not form.is_valid():
         return _home(request, form, status=400)
-    owner = owner_of(request, create=True)
+    owner = with_session(request)
     deal = form.cleaned_data["deal"]
     if deal is None and form.cleaned_data["winnable"]:
         deal = assist.winnable_deal(owner, form.cleaned_data["variant"])
@@ -80,21 +81,20 @@ def new_game(request: HttpRequest) -> HttpResponse:
 @limits.per_address("new-game-address", methods=("GET",))
 def play_deal(request: HttpRequest, variant: str, deal: str) -> HttpResponse:
     """The shareable link to a deal: start (or resume, if untouched) a game of it."""
-    if variant not in VARIANTS:
-        raise Http404(_("There is no such game."))
+    variant_or_404(variant)
     number = parse_deal_number(deal)
     if number is None:
         problem = _(
             "“%(deal)s” is not a deal number: a deal number is a whole number from 1 to %(max)s."
         ) % {"deal": echo(deal), "max": MAX_DEAL}
         return render(request, "games/problem.html", {"problem": problem}, status=400)
-    owner = owner_of(request, create=True)
+    owner = with_session(request)
     game = play.find_or_start_game(owner, variant, number, autoplay_settings(request))
     return redirect(game_url(game))
 
 
 def _home(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpResponse:
-    games = selectors.in_progress(owner_of(request), HOME_GAMES)
+    games = selectors.in_progress(request.owner, HOME_GAMES)
     variants = [(v, SUMMARIES[v.id]) for v in VARIANTS.values()]
     return render(
         request,

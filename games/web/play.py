@@ -1,15 +1,13 @@
 """The game page and its actions: pick, move, send to a foundation, undo, redo, restart, give
 up, finish a certain win, the automatic moves' setting, and the catch-up poll.
 
-Each action reads what the request says (the move, the ply and version of the board it was made
-on, and with JavaScript the milliseconds the page was hidden since the last action, ``away``,
-which the clock leaves out), calls its service with the player, and draws what the service
-returns. The view never
-reads the game first: the service reads it, by id and owner; a game of someone else's is a
-404. Only a request too garbled to reach the service reads the game here, to show it.
+Each action (``@game_action``, games/web/edge.py) reads what its request says and calls its
+service with the player and the board they saw; the edge answers. The view never reads the
+game first: the service reads it, by id and owner; a game of someone else's is a 404. Only a
+request too garbled to reach the service reads the game, to show it.
 """
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -19,33 +17,21 @@ from solitaire import limits
 
 from .. import selectors
 from ..board import build_board, picks
-from ..models import Game
 from ..rules import Move, MoveSyntaxError
 from ..services import play
-from .htmx import (
-    AUTOPLAY_KEY,
-    answer,
-    answer_error,
-    answer_outcome,
-    autoplay_settings,
-    count,
+from .draw import game_url
+from .edge import (
+    Garbled,
+    Seen,
+    answer_change,
     echo,
-    game_url,
-    garbled,
-    owner_of,
+    game_action,
+    game_or_404,
     refuse,
-    render_game,
-    seen,
+    show_game,
+    whole_number,
 )
-
-
-def game_or_404(request: HttpRequest, public_id: str, read=selectors.game_of):
-    """The player's game ``public_id`` as ``read`` reads it (a selector taking the owner and
-    the id: the game whole, or its version alone), or 404."""
-    try:
-        return read(owner_of(request), public_id)
-    except Game.DoesNotExist:
-        raise Http404(_("There is no such game.")) from None
+from .player import AUTOPLAY_KEY, autoplay_settings
 
 
 @require_GET
@@ -60,7 +46,7 @@ def game(request: HttpRequest, public_id: str) -> HttpResponse:
     if pick:
         board = build_board(position, pick)
         message = _("Picked up %(card)s: choose where to put it.") % {"card": board.pick_label}
-    return render_game(request, game, position, pick=pick, message=message)
+    return show_game(request, game, position, pick=pick, message=message)
 
 
 @require_GET
@@ -74,73 +60,87 @@ def poll(request: HttpRequest, public_id: str) -> HttpResponse:
     Content; else the board as it is now, for htmx to swap in (without htmx, the game page).
     """
     current = game_or_404(request, public_id, selectors.version_of)
-    version = count(request.GET.get("version", ""))
+    version = whole_number(request.GET.get("version", ""))
     if version == current:
         return HttpResponse(status=204)
     # News, or a garbled question: the game is read whole, for the board or the message.
     game = game_or_404(request, public_id)
     if version is None:
-        return garbled(request, game)
+        return refuse(request, game, Garbled().message, 400)
     if not request.htmx:
         return redirect(game_url(game))
-    return render_game(request, game, message=_("Caught up with moves made elsewhere."))
+    return show_game(request, game, message=_("Caught up with moves made elsewhere."))
 
 
 @require_POST
-def move(request: HttpRequest, public_id: str) -> HttpResponse:
+@game_action
+def move(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome:
     """Play the posted move (notation) on the board the player saw, then any automatic moves."""
-    board, text = seen(request), request.POST.get("move", "")
-    if board is None or not text:
-        return garbled(request, game_or_404(request, public_id))
+    text = request.POST.get("move", "")
+    if not text:
+        raise Garbled
     try:
         parsed = Move.parse(text)
     except MoveSyntaxError:
-        message = _("“%(move)s” is not a move.") % {"move": echo(text)}
-        return refuse(request, game_or_404(request, public_id), message, 400)
-    return _act(request, public_id, play.play, *board, parsed, autoplay_settings(request))
+        raise Garbled(_("“%(move)s” is not a move.") % {"move": echo(text)}) from None
+    settings = autoplay_settings(request)
+    return play.play(
+        request.owner, public_id, seen.ply, seen.version, parsed, settings, away=seen.away
+    )
 
 
 @require_POST
-def to_foundation(request: HttpRequest, public_id: str) -> HttpResponse:
+@game_action
+def to_foundation(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome:
     """Send the picked card (``pick``: ``w``, ``t3``) to the first foundation that takes it."""
-    board, pick = seen(request), request.POST.get("pick", "")
-    if board is None or not pick:
-        return garbled(request, game_or_404(request, public_id))
+    pick = request.POST.get("pick", "")
+    if not pick:
+        raise Garbled
     try:
         Move.parse(f"{pick}-f1")
     except MoveSyntaxError:
-        message = _("“%(pick)s” is not a card.") % {"pick": echo(pick)}
-        return refuse(request, game_or_404(request, public_id), message, 400)
-    action = play.send_to_foundation
-    return _act(request, public_id, action, *board, pick, autoplay_settings(request))
+        raise Garbled(_("“%(pick)s” is not a card.") % {"pick": echo(pick)}) from None
+    settings = autoplay_settings(request)
+    return play.send_to_foundation(
+        request.owner, public_id, seen.ply, seen.version, pick, settings, away=seen.away
+    )
 
 
 @require_POST
-def undo(request: HttpRequest, public_id: str) -> HttpResponse:
-    return _board_action(request, public_id, play.undo)
+@game_action
+def undo(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome:
+    return play.undo(request.owner, public_id, seen.ply, seen.version, away=seen.away)
 
 
 @require_POST
-def redo(request: HttpRequest, public_id: str) -> HttpResponse:
-    return _board_action(request, public_id, play.redo)
+@game_action
+def redo(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome:
+    return play.redo(request.owner, public_id, seen.ply, seen.version, away=seen.away)
 
 
 @require_POST
-def restart(request: HttpRequest, public_id: str) -> HttpResponse:
-    question = _("Go back to the start of this deal?")
-    return _confirmed(request, public_id, play.restart, question, _("Restart"))
+@game_action
+def restart(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome | HttpResponse:
+    if not _confirmed(request):
+        question = _("Go back to the start of this deal?")
+        return _ask(request, public_id, seen, question, _("Restart"))
+    return play.restart(request.owner, public_id, seen.ply, seen.version, away=seen.away)
 
 
 @require_POST
-def give_up(request: HttpRequest, public_id: str) -> HttpResponse:
-    return _confirmed(request, public_id, play.give_up, _("Give up this game?"), _("Give up"))
+@game_action
+def give_up(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome | HttpResponse:
+    if not _confirmed(request):
+        return _ask(request, public_id, seen, _("Give up this game?"), _("Give up"))
+    return play.give_up(request.owner, public_id, seen.ply, seen.version, away=seen.away)
 
 
 @require_POST
-def play_out(request: HttpRequest, public_id: str) -> HttpResponse:
+@game_action
+def play_out(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome:
     """Finish: play out the win that is certain from this board (the button shows itself when
     there is one)."""
-    return _board_action(request, public_id, play.finish)
+    return play.finish(request.owner, public_id, seen.ply, seen.version, away=seen.away)
 
 
 @require_POST
@@ -149,7 +149,7 @@ def autoplay(request: HttpRequest, public_id: str) -> HttpResponse:
     game = game_or_404(request, public_id)
     value = request.POST.get("autoplay")
     if value not in ("on", "off"):
-        return garbled(request, game)
+        return refuse(request, game, Garbled().message, 400)
     settings = dict(autoplay_settings(request))
     settings[game.variant] = value == "on"
     request.session[AUTOPLAY_KEY] = settings
@@ -157,47 +157,24 @@ def autoplay(request: HttpRequest, public_id: str) -> HttpResponse:
         said = _("Automatic moves to the foundations are on.")
     else:
         said = _("Automatic moves to the foundations are off.")
-    return answer(request, game, said)
+    return answer_change(request, game, said)
 
 
-def _confirmed(request: HttpRequest, public_id: str, action, question: str, label: str):
-    """An action that cannot be undone, once the player said yes: with htmx the browser asked
-    (``hx-confirm``), without JavaScript a page asks first, with the board the player saw."""
-    if request.htmx or request.POST.get("confirm") == "yes":
-        return _board_action(request, public_id, action)
-    board = seen(request)
+def _confirmed(request: HttpRequest) -> bool:
+    """Whether the player said yes to an action that cannot be undone: with htmx the browser
+    asked (``hx-confirm``), without JavaScript a page asked first (``_ask``)."""
+    return bool(request.htmx) or request.POST.get("confirm") == "yes"
+
+
+def _ask(request: HttpRequest, public_id: str, seen: Seen, question: str, label: str):
+    """The page that asks first, with the board the player saw."""
     game = game_or_404(request, public_id)
-    if board is None:
-        return garbled(request, game)
     context = {
         "question": question,
         "label": label,
         "action": request.path,
-        "ply": board[0],
-        "version": board[1],
+        "ply": seen.ply,
+        "version": seen.version,
         "game_url": game_url(game),
     }
     return render(request, "games/confirm.html", context)
-
-
-def _board_action(request: HttpRequest, public_id: str, action) -> HttpResponse:
-    """An action that needs only the board the player saw (its ply and version)."""
-    board = seen(request)
-    if board is None:
-        return garbled(request, game_or_404(request, public_id))
-    return _act(request, public_id, action, *board)
-
-
-def _act(request: HttpRequest, public_id: str, action, *args) -> HttpResponse:
-    """Run a play service for the player on their game ``public_id`` and answer with what
-    became of it."""
-    away = count(request.POST.get("away") or "0")
-    if away is None:
-        return garbled(request, game_or_404(request, public_id))
-    try:
-        outcome = action(owner_of(request), public_id, *args, away=away)
-    except Game.DoesNotExist:
-        raise Http404(_("There is no such game.")) from None
-    except play.GameError as error:
-        return answer_error(request, error)
-    return answer_outcome(request, outcome)

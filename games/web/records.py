@@ -18,8 +18,9 @@ from ..models import Game
 from ..rules import Record, RecordError
 from ..services import play
 from ..words import record_error_words
-from .htmx import game_url, owner_of
-from .play import game_or_404
+from .draw import game_url
+from .edge import game_or_404
+from .player import with_session
 
 #: A refused record longer than this is not shown back in the form.
 ECHO_RECORD = 2000
@@ -42,7 +43,7 @@ def my_records(request: HttpRequest) -> HttpResponse:
     (version, variant, deal, moves) with the game id, status and dates after it, so any one of
     them, saved alone, replays with ``manage.py replay``. Two queries, however many games.
     """
-    owner = owner_of(request)
+    owner = request.owner
     games, logs = selectors.logs_of(owner)
     records = [_record_json(game, logs.get(game.pk, [])) for game in games]
     now = timezone.now()
@@ -65,9 +66,7 @@ def import_record(request: HttpRequest) -> HttpResponse:
     form = RecordForm(request.POST, request.FILES)
     if form.is_valid():
         try:
-            game = play.start_from_record(
-                owner_of(request, create=True), form.cleaned_data["record"]
-            )
+            game = play.start_from_record(with_session(request), form.cleaned_data["record"])
         except RecordError as e:
             reason = record_error_words(e)
             form.add_error(

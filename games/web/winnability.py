@@ -1,21 +1,19 @@
 """The page of how winnable a game is: what the solver found on the fresh deals it searched."""
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.translation import gettext as _
 
 from .. import selectors
-from ..rules import VARIANTS
+from .edge import variant_or_404
 
 
 def winnability_page(request: HttpRequest, variant: str) -> HttpResponse:
-    if variant not in VARIANTS:
-        raise Http404(_("There is no such game."))
+    rules_of = variant_or_404(variant)
     return render(
         request,
         "games/winnability.html",
         {
-            "variant": VARIANTS[variant],
+            "variant": rules_of,
             "rows": selectors.winnabilities(variant),
             "lost": selectors.lost_deals(variant),
         },

@@ -37,7 +37,7 @@
   const FINISH_TOTAL = 5500;
   const FINISH_GAP = 140;
   const FINISH_FLIGHT = [120, 200];
-  /** More moves than this in one answer are a Finish: played out at its own pace. */
+  /** More moves than this in one answer offer Skip (a Finish is told by #motion's data-event). */
   const FINISH_FROM = 12;
   /** The cascade: every card has left within about CASCADE_TOTAL ms, each at least
       CASCADE_GAP[0] and at most CASCADE_GAP[1] ms after the one before; the longest flight. */
@@ -144,7 +144,7 @@
       enough for its flight and a turn after it to end within FINISH_TOTAL. */
   function timing(steps) {
     const out = [];
-    const finish = steps.length > FINISH_FROM;
+    const finish = document.getElementById("motion")?.dataset.event === "finished";
     let gap = AUTO_GAP;
     let flight = AUTO;
     if (finish) {

@@ -34,7 +34,7 @@ STEPS = [
     "games.store:read_game",
     "games.store:save_play",
     "solitaire.sessions:SessionStore.load",
-    "games.web.htmx:render_changes",
+    "games.web.draw:draw_changes",
 ]
 
 

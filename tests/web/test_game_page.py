@@ -185,7 +185,7 @@ def test_the_games_urls_are_those_reverse_gives_under_any_script_prefix(game, pr
     """A game's links and actions live under the site's prefix, wherever it is mounted."""
     from django.urls import get_script_prefix, set_script_prefix
 
-    from games.web.htmx import game_url
+    from games.web.draw import game_url
 
     before = get_script_prefix()
     set_script_prefix(prefix)

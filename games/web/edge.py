@@ -1,0 +1,191 @@
+"""The edge between the web and the services: what a request says, the one place a game's
+action is run and answered, and what the game page gathers before it is drawn.
+
+An action view (``@game_action``) reads what its request says and returns what its service
+returns. The edge reads the board the player saw (``ply``, ``version``) and the milliseconds
+the page was hidden since the last action (``away``: the clock leaves them out), and answers:
+a game the player does not have is a 404 (``or_404``), each refusal of the services has its
+status in ``REFUSALS``, and a change is drawn (games/web/draw.py).
+
+Bad input (a garbled form, an unknown move, an illegal one, a finished game) gets a clear
+message and a 4xx: for htmx the board with the message (400 garbled, 409 not possible now, 422
+illegal; the page's htmx configuration swaps those in), without JavaScript the whole page. A
+stale board (the game moved on in another window) is not an error: the current board comes
+back with a note.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from .. import selectors
+from ..models import Game
+from ..outcomes import Outcome
+from ..rules import VARIANTS, Variant
+from ..services import assist, play
+from ..words import error_words, outcome_words
+from .draw import Gathered, draw_changes, draw_game, game_url, is_fragment
+from .motion import motion_of
+from .player import autoplay_settings
+
+#: The longest input worth echoing back in a message.
+ECHO = 24
+#: A game, or a kind of game, the player cannot have: the 404's words, once.
+NO_SUCH_GAME = gettext_lazy("There is no such game.")
+#: The status of each refusal of the services: a stale board is no error (the board as it
+#: now is, with a note), a move the rules refuse is a 422, anything else not possible now a
+#: 409. A refusal not named here answers as its nearest named base class.
+REFUSALS: dict[type[play.GameError], int] = {
+    play.StalePly: 200,
+    play.Refused: 422,
+    play.NotOnAFoundation: 422,
+    play.GameError: 409,
+    play.GameOver: 409,
+    play.NothingToUndo: 409,
+    play.NothingToRedo: 409,
+    play.NoSureWin: 409,
+    play.TooLong: 409,
+    assist.NoWinKnown: 409,
+    # The search's own views answer it with the wait in words and Retry-After.
+    assist.SearchBusy: 429,
+}
+
+
+class Garbled(Exception):
+    """The request does not say what an action needs: answered with ``message`` and
+    ``status`` over the game as it is."""
+
+    def __init__(self, message: str = "", status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message or _("The request was incomplete: reload the page and try again.")
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What every action posts (#table-state): the ply and version of the board the player
+    saw, and the milliseconds the page was hidden since the last action."""
+
+    ply: int
+    version: int
+    away: int = 0
+
+
+def whole_number(text: str) -> int | None:
+    """The whole number ``text`` writes (digits only, a sane length), or None."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:
+        return None
+    return int(text)
+
+
+def seen(request: HttpRequest) -> Seen:
+    """The board the request was made on; ``Garbled`` when a figure is missing or garbled."""
+    ply = whole_number(request.POST.get("ply", ""))
+    version = whole_number(request.POST.get("version", ""))
+    away = whole_number(request.POST.get("away") or "0")
+    if ply is None or version is None or away is None:
+        raise Garbled
+    return Seen(ply, version, away)
+
+
+def echo(text: str) -> str:
+    """The player's input to quote back in a message: whole, or cut with an ellipsis."""
+    return text if len(text) <= ECHO else text[: ECHO - 1] + "\u2026"
+
+
+def or_404[T](read: Callable[..., T], *args, **kwargs) -> T:
+    """``read(*args, **kwargs)``, a service or selector that reads a game by its owner: a
+    404 when the owner has no such game."""
+    try:
+        return read(*args, **kwargs)
+    except Game.DoesNotExist:
+        raise Http404(NO_SUCH_GAME) from None
+
+
+def game_or_404(request: HttpRequest, public_id: str, read=selectors.game_of):
+    """The player's game ``public_id`` as ``read`` reads it (a selector taking the owner and
+    the id: the game whole, or its version alone), or 404."""
+    return or_404(read, request.owner, public_id)
+
+
+def variant_or_404(variant: str) -> Variant:
+    """The game type ``variant`` names, or 404."""
+    if variant not in VARIANTS:
+        raise Http404(NO_SUCH_GAME)
+    return VARIANTS[variant]
+
+
+def game_action(view: Callable[[HttpRequest, str, Seen], Outcome | HttpResponse]):
+    """An action on the player's game: ``view(request, public_id, seen)`` reads what else its
+    request says (raising ``Garbled`` if it cannot) and returns what its service returned, an
+    ``Outcome``, which is answered here; or a response of its own."""
+
+    @wraps(view)
+    def act(request: HttpRequest, public_id: str) -> HttpResponse:
+        try:
+            done = view(request, public_id, seen(request))
+        except Garbled as garbled:
+            return refuse(request, game_or_404(request, public_id), garbled.message, garbled.status)
+        except Game.DoesNotExist:
+            raise Http404(NO_SUCH_GAME) from None
+        except play.GameError as error:
+            return answer_refusal(request, error)
+        if isinstance(done, HttpResponse):
+            return done
+        return answer_outcome(request, done)
+
+    return act
+
+
+def answer_outcome(request: HttpRequest, outcome: Outcome) -> HttpResponse:
+    """The answer to an action that changed the game: for htmx only the piles it touched
+    (when the game stays in play) or the board, else back to the game page."""
+    said = outcome_words(outcome)
+    if request.htmx and outcome.changed is not None:
+        return draw_changes(outcome, said)
+    motion = motion_of(outcome)
+    return answer_change(request, outcome.game, said, position=outcome.position, motion=motion)
+
+
+def answer_refusal(request: HttpRequest, error: play.GameError) -> HttpResponse:
+    """The answer to a refused action, with the status ``REFUSALS`` gives it."""
+    said = error_words(error)
+    status = next(REFUSALS[kind] for kind in type(error).__mro__ if kind in REFUSALS)
+    if status == 200:
+        return answer_change(request, error.game, said, level="warning")
+    return refuse(request, error.game, said, status)
+
+
+def answer_change(
+    request: HttpRequest, game: Game, said: str, *, level="success", position=None, motion=None
+) -> HttpResponse:
+    """After a change: the board for htmx (with the ``motion`` of the cards that travelled),
+    else back to the game page (POST/redirect/GET)."""
+    if request.htmx:
+        return show_game(request, game, position, message=said, level=level, motion=motion)
+    messages.add_message(
+        request, messages.WARNING if level == "warning" else messages.SUCCESS, said
+    )
+    return redirect(game_url(game))
+
+
+def refuse(request: HttpRequest, game: Game, message: str, status: int = 422) -> HttpResponse:
+    return show_game(request, game, message=message, level="error", status=status)
+
+
+def show_game(request: HttpRequest, game: Game, position=None, **drawing) -> HttpResponse:
+    """The game page or the board (``draw_game``), with what it shows beside the board
+    gathered here: the automatic moves' setting, the player's record on the deal (the whole
+    page only), the won panel."""
+    gathered = Gathered(
+        autoplay=play.autoplay_on(autoplay_settings(request), game),
+        deal_record=None if is_fragment(request) else selectors.deal_record(request.owner, game),
+        win=selectors.win_panel(request.owner, game) if game.status == Game.Status.WON else None,
+    )
+    return draw_game(request, game, gathered, position, **drawing)

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from .rules import Position, card_name
 from .rules.played import split_move
-from .words import RANK_MARKS, SUIT_MARKS, card_label, pile_label
+from .words import RANK_MARKS, SUIT_MARKS, card_label, card_words, pile_label, sentence
 
 #: How many of the waste's top cards Little Forty shows, fanned (the stock deals three).
 FANNED_WASTE = 3
@@ -185,6 +185,7 @@ class BoardView:
     #: pick may go, for the scripts (empty on a board that is not playable).
     moves: str = ""
     pick: str = ""
+    #: The held card's name as a sentence writes it ("Put the Queen of Diamonds on ...").
     pick_label: str = ""
 
     @property
@@ -241,17 +242,17 @@ def build_board(position: Position, pick: str = "", *, playable: bool = True) ->
         pick_source = pick.partition(":")[0]
         board.pick = pick
         card = _held_card(board, pick_source)
-        board.pick_label = card.label if card else ""
+        board.pick_label = card_words(card.card) if card and card.card is not None else ""
         legal = legal_targets(position).get(pick, ())
         for view in [*board.foundations, *board.columns]:
             if view.pile == pick_source:
                 continue
             view.drop = f"{pick}-{view.pile}"
             view.drop_legal = view.pile in legal
-            view.drop_label = _("Put %(card)s on %(pile)s") % {
-                "card": board.pick_label,
-                "pile": pile_label(view.pile, "to"),
-            }
+            view.drop_label = sentence(
+                _("Put %(card)s on %(pile)s")
+                % {"card": board.pick_label, "pile": pile_label(view.pile, "to")}
+            )
     return board
 
 

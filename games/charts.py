@@ -116,12 +116,16 @@ def games_and_wins(weeks: list[Week], title: str) -> SafeString:
             if value
         ),
     )
-    description = _(
+    games = sum(w.games for w in weeks)
+    description = ngettext(
+        "Over the last %(weeks)s weeks: %(games)s game begun and %(wins)s won; "
+        "the busiest week had %(most)s.",
         "Over the last %(weeks)s weeks: %(games)s games begun and %(wins)s won; "
-        "the busiest week had %(most)s."
+        "the busiest week had %(most)s.",
+        games,
     ) % {
         "weeks": len(weeks),
-        "games": sum(w.games for w in weeks),
+        "games": games,
         "wins": sum(w.wins for w in weeks),
         "most": max(w.games for w in weeks),
     }

@@ -19,9 +19,9 @@ one transaction. What it guarantees, each held against the ORM by tests/web/test
 
 Only ``games.services`` calls these. Tables and columns are the models' own (Django's default
 names, checked by the tests); values go through each field's public ``get_db_prep_save``.
-Each function looks the default database's connection up once (``connections``), rather than
-through the ``connection`` proxy at every use: with the answer's template variables all named,
-a move cost 2 to 6 % less (docs/performance.md).
+Each function looks the default database's connection up once (``connections``) rather than
+through the ``connection`` proxy at every use: on a move's path the proxy's lookups are a
+measurable share of the work (docs/performance.md).
 """
 
 from collections.abc import Sequence

@@ -49,5 +49,5 @@ urlpatterns = [
     path("g/<game:public_id>/autoplay/", play.autoplay, name="autoplay"),
     path("g/<game:public_id>/hint/", assist.hint, name="hint"),
     path("g/<game:public_id>/analysis/", assist.analysis, name="analysis"),
-    path("g/<game:public_id>/finish/", assist.finish, name="finish"),
+    path("g/<game:public_id>/finish/", assist.play_found_win, name="finish"),
 ]

@@ -1,5 +1,13 @@
 """The one place that turns engine facts into words: cards, piles, moves played or taken
-back, the answers of the services (refusals, stale boards), in the player's language."""
+back, the answers of the services (refusals, stale boards), in the player's language.
+
+A card has two written forms. In running text (``card_words``) it is written as the language
+writes it in the middle of a sentence: "Queen of Diamonds" in English, "la dame de carreau" in
+French (with the article the sentence needs before a card), "ruitenvrouw" in Dutch (one word),
+"dama karo" in Polish, "đầm rô" in Vietnamese. Standing alone, as a card's accessible name
+(``card_label``), it starts with a capital. A sentence that starts with a card gets its
+capital here, once for every language (``sentence``), never from the catalogue.
+"""
 
 from functools import lru_cache
 
@@ -12,7 +20,31 @@ from .rules import DEAL, REDEAL, Build, Move, Position, Reason, RecordError
 from .rules.played import Played, preview
 from .services import assist, play
 
+#: The ranks as a card's name in running text begins with them, with the article your
+#: language puts before a card there (French "la dame"; English none).
+RANK_WORDS = (
+    # Translators: a card's rank in running text, as in "an empty foundation takes an Ace, not
+    # the Queen of Diamonds": lower case where your language writes it so, with the article a
+    # card takes in a sentence if your language puts one (French "l'as", "la dame").
+    pgettext_lazy("card in a sentence", "Ace"),
+    pgettext_lazy("card in a sentence", "Two"),
+    pgettext_lazy("card in a sentence", "Three"),
+    pgettext_lazy("card in a sentence", "Four"),
+    pgettext_lazy("card in a sentence", "Five"),
+    pgettext_lazy("card in a sentence", "Six"),
+    pgettext_lazy("card in a sentence", "Seven"),
+    pgettext_lazy("card in a sentence", "Eight"),
+    pgettext_lazy("card in a sentence", "Nine"),
+    pgettext_lazy("card in a sentence", "Ten"),
+    pgettext_lazy("card in a sentence", "Jack"),
+    pgettext_lazy("card in a sentence", "Queen"),
+    pgettext_lazy("card in a sentence", "King"),
+)
+#: The ranks as a card's name standing alone begins with them (its capital comes from code).
 RANK_NAMES = (
+    # Translators: a card's rank in its name standing alone ("Ace of Spades", a card's name
+    # for screen readers), without an article; lower case where your language writes it so:
+    # the capital at the start is added by the site.
     gettext_lazy("Ace"),
     gettext_lazy("Two"),
     gettext_lazy("Three"),
@@ -27,11 +59,22 @@ RANK_NAMES = (
     gettext_lazy("Queen"),
     gettext_lazy("King"),
 )
+#: The suits named on their own ("another left foundation already holds the Clubs").
 SUIT_NAMES = (
     gettext_lazy("Clubs"),
     gettext_lazy("Diamonds"),
     gettext_lazy("Hearts"),
     gettext_lazy("Spades"),
+)
+#: The suits as they go into a card's name: Dutch writes them as the first part of one word
+#: (*ruitenvrouw*), French and Polish lower case.
+SUIT_IN_NAME = (
+    # Translators: a suit as it goes into a card's name ("Queen of Diamonds"); in Dutch the
+    # first part of one word (klaveren, as in klaverenheer).
+    pgettext_lazy("suit in a card's name", "Clubs"),
+    pgettext_lazy("suit in a card's name", "Diamonds"),
+    pgettext_lazy("suit in a card's name", "Hearts"),
+    pgettext_lazy("suit in a card's name", "Spades"),
 )
 #: What a card shows in its corner: rank and suit symbol.
 RANK_MARKS = (
@@ -49,18 +92,35 @@ SUIT_MARKS = ("♣", "♦", "♥", "♠")
 
 
 def card_label(card: int) -> str:
-    """A card's spoken name: "Ten of Hearts", in the active language."""
-    return _card_label(get_language(), card)
+    """A card's name standing alone (its accessible name): "Ten of Hearts", "Dix de cœur"."""
+    return _card_name(get_language(), card, False)
+
+
+def card_words(card: int) -> str:
+    """A card's name in running text: "Ten of Hearts", "le dix de cœur", "hartentien"."""
+    return _card_name(get_language(), card, True)
 
 
 # Three translations a card, and a move's words name several: looked up once per (language,
-# card) and kept (at most 52 entries a language).
-@lru_cache(maxsize=1024)
-def _card_label(language: str | None, card: int) -> str:
-    return _("%(rank)s of %(suit)s") % {
-        "rank": RANK_NAMES[card // 4],
-        "suit": SUIT_NAMES[card & 3],
+# card, form) and kept (at most 104 entries a language).
+@lru_cache(maxsize=2048)
+def _card_name(language: str | None, card: int, in_text: bool) -> str:
+    # Translators: a card's name from its rank and suit, as your language writes it: French
+    # "%(rank)s de %(suit)s", Dutch one word "%(suit)s%(rank)s" (ruitenvrouw).
+    name = _("%(rank)s of %(suit)s") % {
+        "rank": (RANK_WORDS if in_text else RANK_NAMES)[card // 4],
+        "suit": SUIT_IN_NAME[card & 3],
     }
+    return name if in_text else sentence(name)
+
+
+def sentence(text: str) -> str:
+    """``text`` with the capital a sentence starts with, on its first letter (after any
+    opening quote or bracket): the catalogues write card names as they go mid-sentence."""
+    for i, char in enumerate(text):
+        if char.isalpha():
+            return text[:i] + char.upper() + text[i + 1 :]
+    return text
 
 
 # A pile's name in each role a sentence gives it, so that a language that inflects names can
@@ -103,11 +163,11 @@ def pile_label(pile: str, role: str = "subject") -> str:
 
 def reason_words(reason: Reason) -> str:
     """Why the rules refuse a move (games/rules/reasons.py), as a clause that follows "That
-    move is not allowed:": "Seven of Diamonds does not go on Nine of Spades: build down by one
-    rank in the same suit"."""
+    move is not allowed:": "Seven of Diamonds does not go on Nine of Spades (build down by one
+    rank in the same suit)"."""
     code, params = reason.code, reason.params
     words = {
-        key: card_label(value) if key in ("card", "on", "next") else value
+        key: card_words(value) if key in ("card", "on", "next") else value
         for key, value in params.items()
     }
     if "pile" in params:
@@ -201,13 +261,13 @@ def reason_words(reason: Reason) -> str:
 #: The sentence of a card that does not fit, one for each way of building.
 _BUILD_WORDS = {
     Build.SAME_SUIT: gettext_lazy(
-        "%(card)s does not go on %(on)s: build down by one rank in the same suit"
+        "%(card)s does not go on %(on)s (build down by one rank in the same suit)"
     ),
     Build.ALTERNATE_COLOUR: gettext_lazy(
-        "%(card)s does not go on %(on)s: build down by one rank in alternate colours"
+        "%(card)s does not go on %(on)s (build down by one rank in alternate colours)"
     ),
     Build.DIFFERENT_SUIT: gettext_lazy(
-        "%(card)s does not go on %(on)s: build down by one rank in any other suit"
+        "%(card)s does not go on %(on)s (build down by one rank in any other suit)"
     ),
 }
 
@@ -266,21 +326,20 @@ def played_words(played: Played) -> str:
     if played.is_redeal:
         return _("Turned the waste over into the stock.")
     if played.is_deal:
-        return ngettext(
+        dealt = ngettext(
             "Dealt %(card)s.", "Dealt %(count)d cards, %(card)s on top.", played.count
-        ) % {
-            "card": card_label(played.card),
-            "count": played.count,
-        }
-    text = _move_words(played)
+        ) % {"card": card_words(played.card), "count": played.count}
+        return sentence(dealt)
+    # A move's words follow a colon in a hint; here they start a sentence.
+    text = sentence(_move_words(played))
     if played.turned_up is not None:
-        text += " " + _("Turned up %(card)s.") % {"card": card_label(played.turned_up)}
+        text += " " + sentence(_("Turned up %(card)s.") % {"card": card_words(played.turned_up)})
     return text
 
 
 def _move_words(played: Played) -> str:
     words = {
-        "card": card_label(played.card),
+        "card": card_words(played.card),
         "from": pile_label(played.source, "from"),
         "to": pile_label(played.target, "to"),
     }
@@ -332,7 +391,7 @@ def error_words(error: play.GameError) -> str:
         if error.card is None:
             reason = _("there is no such card to send to a foundation")
         else:
-            reason = _("no foundation takes %(card)s now") % {"card": card_label(error.card)}
+            reason = _("no foundation takes %(card)s now") % {"card": card_words(error.card)}
         return _("That move is not allowed: %(reason)s.") % {"reason": reason}
     if isinstance(error, play.StalePly):
         return _("The game had moved on (in another window?): here is where it is now.")

@@ -97,8 +97,8 @@ _SQLITE = {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
         # SQLite has no row locks: an immediate transaction takes the write lock at its start,
-        # so two moves on one game are applied one after the other, as select_for_update
-        # makes them on PostgreSQL.
+        # so a transaction that reads then writes (a move's write, games/store.py) never fails
+        # to upgrade its lock; which of two moves on one game wins is the version check's.
         # Write-ahead logging lets pages read while a move is written, and with synchronous
         # NORMAL a commit no longer waits for the disk twice (still safe against crashes).
         "OPTIONS": {
@@ -270,12 +270,6 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# The game page's scripts are also served joined, as one file (solitaire/bundles.py).
-STATICFILES_FINDERS = [
-    "django.contrib.staticfiles.finders.FileSystemFinder",
-    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
-    "solitaire.bundles.BundleFinder",
-]
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
 # With debug off, WhiteNoise serves the files collectstatic wrote, under names that carry a
 # hash of their content (cached for a year) and compressed; with it on, straight from static/.
@@ -293,7 +287,7 @@ WHITENOISE_AUTOREFRESH = DEBUG
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # A guest's games hang on their session: keep it for a year, renewed once a day as they play
-# (games/web/htmx.py owner_of).
+# (games/web/player.py).
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 SESSION_SAVE_EVERY_REQUEST = False
 SESSION_COOKIE_HTTPONLY = True

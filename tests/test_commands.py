@@ -1,6 +1,8 @@
-"""The deal and replay commands, run as a player runs them: exit status and output."""
+"""The deal and replay commands, run as a player runs them: exit status and output; a refusal
+in words, in the environment's language, or as codes with ``--json``."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,13 +12,16 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def manage(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+def manage(*args: str, stdin: bytes | None = None, lang: str = "C.UTF-8"):
+    """The command run with ``LANG`` as given (and no other variable naming a language)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
         input=stdin,
         capture_output=True,
         timeout=120,
+        env={**env, "LANG": lang},
     )
 
 
@@ -39,11 +44,11 @@ def test_deal_prints_the_first_position():
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("spider", "1"), 'unknown game "spider"'),
-        (("maria", "0"), 'bad deal number "0"'),
-        (("maria", "100000000000000000000"), "bad deal number"),
-        (("maria", "-5"), 'bad deal number "-5"'),
-        (("maria", "12x"), 'bad deal number "12x"'),
+        (("spider", "1"), "Unknown game spider"),
+        (("maria", "0"), "Bad deal number 0: a whole number from 1 to 99999999999999999999"),
+        (("maria", "100000000000000000000"), "Bad deal number 100000000000000000000"),
+        (("maria", "-5"), "Bad deal number -5"),
+        (("maria", "12x"), "Bad deal number 12x"),
     ],
 )
 def test_deal_refuses_a_bad_game_or_number_in_one_line(args, message):
@@ -52,6 +57,20 @@ def test_deal_refuses_a_bad_game_or_number_in_one_line(args, message):
     assert result.stdout == b""
     err = result.stderr.decode()
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_deal_gives_the_codes_with_json():
+    result = manage("deal", "spider", "1", "--json")
+    assert result.returncode == 1
+    assert json.loads(result.stderr) == {"code": "record-unknown-game", "value": "spider"}
+
+
+def test_deal_speaks_the_language_the_environment_names():
+    assert (
+        manage("deal", "spider", "1", lang="nl_NL.UTF-8")
+        .stderr.decode()
+        .startswith("Onbekende patience spider")
+    )
 
 
 def test_replay_reads_standard_input_and_prints_the_last_position():
@@ -74,15 +93,15 @@ def test_replay_reads_a_file(tmp_path):
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        (b"not json", "record-not-json line=1 column=1"),
-        (b"\xff\xfe", "record-not-utf8"),
+        (b"not json", "the record is not valid JSON (line 1, character 1)."),
+        (b"\xff\xfe", "the record is not UTF-8 text."),
         (
             json.dumps({"version": 1, "variant": "x", "deal": 1, "moves": []}).encode(),
-            'record-unknown-game value="x"',
+            'unknown game "x".',
         ),
         (
             json.dumps({"version": 1, "variant": "indian", "deal": 0, "moves": []}).encode(),
-            "record-bad-deal value=0 lowest=1 ",
+            "bad deal number 0: a whole number from 1 to ",
         ),
         (
             json.dumps(
@@ -93,28 +112,61 @@ def test_replay_reads_a_file(tmp_path):
                     "moves": ["t8-t4", "deal", "t3-t1"],
                 }
             ).encode(),
-            'record-move-illegal number=3 move="t3-t1" reason=(does-not-fit card=',
+            "move 3, “t3-t1”: Eight of Hearts does not go on Seven of Diamonds (build down",
         ),
         (
             json.dumps(
                 {"version": 1, "variant": "forty-thieves", "deal": 1, "moves": ["deal", "t8-t4 "]}
             ).encode(),
-            'record-move-not-notation number=2 move="t8-t4 "',
+            "move 2, “t8-t4 ”: not a move in the notation.",
         ),
     ],
 )
-def test_replay_refuses_a_bad_record_with_one_line_and_status_1(data, message):
+def test_replay_refuses_a_bad_record_with_one_line_in_words_and_status_1(data, message):
     result = manage("replay", "-", stdin=data)
     assert result.returncode == 1
     assert result.stdout == b""
     err = result.stderr.decode()
+    assert err.startswith("This record cannot be played: ")
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+ILLEGAL = {"version": 1, "variant": "forty-thieves", "deal": 1, "moves": ["t8-t4", "deal", "t3-t1"]}
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        (
+            "fr_FR.UTF-8",
+            "coup 3, «\u00a0t3-t1\u00a0»\u00a0: le huit de cœur ne se pose pas sur le sept de "
+            "carreau",
+        ),
+        ("nl_NL.UTF-8", "zet 3, “t3-t1”: de hartenacht past niet op de ruitenzeven"),
+        ("pl_PL.UTF-8", "ruch 3, „t3-t1”: ósemka kier nie pasuje"),
+        ("vi_VN.UTF-8", "nước đi thứ 3, “t3-t1”: không đặt được tám cơ lên bảy rô"),
+    ],
+)
+def test_replay_names_the_bad_move_by_its_number_in_the_environments_language(lang, words):
+    result = manage("replay", "-", stdin=json.dumps(ILLEGAL).encode(), lang=lang)
+    assert result.returncode == 1 and words in result.stderr.decode()
+
+
+def test_replay_gives_the_codes_with_json():
+    result = manage("replay", "-", "--json", stdin=json.dumps(ILLEGAL).encode())
+    assert result.returncode == 1
+    assert json.loads(result.stderr) == {
+        "code": "record-move-illegal",
+        "number": 3,
+        "move": "t3-t1",
+        "reason": {"code": "does-not-fit", "card": "8H", "on": "7D", "build": "same-suit"},
+    }
 
 
 def test_replay_of_a_missing_file_says_so_in_one_line(tmp_path):
     result = manage("replay", str(tmp_path / "nope.json"))
     assert result.returncode == 1
-    assert "cannot read" in result.stderr.decode() and result.stderr.count(b"\n") == 1
+    assert "Cannot read the file" in result.stderr.decode() and result.stderr.count(b"\n") == 1
 
 
 def test_replay_of_a_winning_record_says_won_with_every_card_home():

@@ -221,7 +221,7 @@ def _queue(game: Game, kind: str, client: str, now) -> Analysis:
 # -- finishing ------------------------------------------------------------------------------
 
 
-def finish(
+def play_found_win(
     owner: Owner, public_id: str, ply: int, version: int | None, *, away: int = 0
 ) -> Outcome:
     """Play out the win a search found from the board the player saw, every move checked by

@@ -381,7 +381,8 @@ def play_out(
     owner: Owner, game: Game, moves: Sequence[Move], *, away: int = 0, hints: int = 0
 ) -> Outcome:
     """Play ``moves`` (each checked by the engine) on ``game`` as just read, all in one write
-    conditional on its version: the assist services' "Finish", and ``finish``. ``Refused`` if
+    conditional on its version: ``play_certain_win`` and the assist services'
+    ``play_found_win``. ``Refused`` if
     the engine refuses one. They are the player's moves: the player asked for each of them.
     ``hints``: as many hints counted on the game, in the same write."""
     fields = PLAY_FIELDS
@@ -403,7 +404,7 @@ def play_out(
         raise Refused(game, e.reason) from None
 
 
-def finish(
+def play_certain_win(
     owner: Owner, public_id: str, ply: int, version: int | None, *, away: int = 0
 ) -> Outcome:
     """Play out the certain win found after the last change (``Game.finish``), from the board

@@ -54,9 +54,9 @@ def analysis(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @require_POST
 @game_action
-def finish(request: HttpRequest, public_id: str, seen: Seen) -> Outcome:
-    """Play out the win a search found from the board seen."""
-    return assist.finish(request.owner, public_id, seen.ply, seen.version, away=seen.away)
+def play_found_win(request: HttpRequest, public_id: str, seen: Seen) -> Outcome:
+    """Finish: play out the win a search found from the board seen."""
+    return assist.play_found_win(request.owner, public_id, seen.ply, seen.version, away=seen.away)
 
 
 def _search(request: HttpRequest, public_id: str, kind: str) -> HttpResponse:
@@ -73,16 +73,14 @@ def _search(request: HttpRequest, public_id: str, kind: str) -> HttpResponse:
     client = search_client(request)
     wait = limits.hit_or_hold("search", client, *settings.SOLVER_SEARCHES_PER_CLIENT)
     if wait:
-        return _refused(
-            request, game_or_404(request, public_id), kind, limits.wait_words(wait), wait
-        )
+        return _busy(request, game_or_404(request, public_id), kind, limits.wait_words(wait), wait)
     try:
         asked = or_404(assist.ask, request.owner, public_id, board.ply, board.version, kind, client)
     except play.StalePly as stale:
         said = _("The board had moved on before you asked: ask again on the board as it is now.")
         return _show(request, stale.game, kind, Answer("stale", said))
     except assist.SearchBusy as busy:
-        return _refused(request, busy.game, kind, busy_words(busy.retry_after), busy.retry_after)
+        return _busy(request, busy.game, kind, busy_words(busy.retry_after), busy.retry_after)
     except play.GameError as error:
         return _show(request, error.game, kind, Answer("refused", error_words(error)), status=409)
     game = asked.game
@@ -107,7 +105,7 @@ def busy_words(seconds: int) -> str:
     ) % {"seconds": seconds}
 
 
-def _refused(request: HttpRequest, game: Game, kind: str, said: str, seconds: int) -> HttpResponse:
+def _busy(request: HttpRequest, game: Game, kind: str, said: str, seconds: int) -> HttpResponse:
     """Not searched, for now: too many searches from this client, or the site's queue full.
     A 429 with Retry-After either way (a 503 would be logged, and mailed, as a server error
     each time), and nothing changed."""

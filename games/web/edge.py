@@ -22,7 +22,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from .. import selectors
 from ..models import Game
@@ -36,8 +36,10 @@ from .player import autoplay_settings
 
 #: The longest input worth echoing back in a message.
 ECHO = 24
-#: A game, or a kind of game, the player cannot have: the 404's words, once.
+#: The 404's words, once each: a game the player does not have, a kind of game the site does
+#: not have.
 NO_SUCH_GAME = gettext_lazy("There is no such game.")
+NO_SUCH_GAME_TYPE = pgettext_lazy("a kind of game", "There is no such game.")
 #: The status of each refusal of the services: a stale board is no error (the board as it
 #: now is, with a note), a move the rules refuse is a 422, anything else not possible now a
 #: 409. A refusal not named here answers as its nearest named base class.
@@ -117,7 +119,7 @@ def game_or_404(request: HttpRequest, public_id: str, read=selectors.game_of):
 def variant_or_404(variant: str) -> Variant:
     """The game type ``variant`` names, or 404."""
     if variant not in VARIANTS:
-        raise Http404(NO_SUCH_GAME)
+        raise Http404(NO_SUCH_GAME_TYPE)
     return VARIANTS[variant]
 
 
@@ -183,8 +185,9 @@ def show_game(request: HttpRequest, game: Game, position=None, **drawing) -> Htt
     """The game page or the board (``draw_game``), with what it shows beside the board
     gathered here: the automatic moves' setting, the player's record on the deal (the whole
     page only), the won panel."""
+    settings = autoplay_settings(request)
     gathered = Gathered(
-        autoplay=play.autoplay_on(autoplay_settings(request), game),
+        autoplay=play.autoplay_on(settings, game),
         deal_record=None if is_fragment(request) else selectors.deal_record(request.owner, game),
         win=selectors.win_panel(request.owner, game) if game.status == Game.Status.WON else None,
     )

@@ -19,6 +19,7 @@ from .. import selectors
 from ..board import build_board, picks
 from ..rules import Move, MoveSyntaxError
 from ..services import play
+from ..words import sentence
 from .draw import game_url
 from .edge import (
     Garbled,
@@ -45,7 +46,8 @@ def game(request: HttpRequest, public_id: str) -> HttpResponse:
     message = ""
     if pick:
         board = build_board(position, pick)
-        message = _("Picked up %(card)s: choose where to put it.") % {"card": board.pick_label}
+        picked = _("Picked up %(card)s: choose where to put it.") % {"card": board.pick_label}
+        message = sentence(picked)
     return show_game(request, game, position, pick=pick, message=message)
 
 
@@ -140,7 +142,7 @@ def give_up(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome | 
 def play_out(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome:
     """Finish: play out the win that is certain from this board (the button shows itself when
     there is one)."""
-    return play.finish(request.owner, public_id, seen.ply, seen.version, away=seen.away)
+    return play.play_certain_win(request.owner, public_id, seen.ply, seen.version, away=seen.away)
 
 
 @require_POST

@@ -136,8 +136,8 @@ class TestMove:
         assert response.status_code == 422
         message = message_of(response)
         assert (
-            "Seven of Diamonds does not go on Nine of Spades: "
-            "build down by one rank in the same suit." in message
+            "Seven of Diamonds does not go on Nine of Spades "
+            "(build down by one rank in the same suit)." in message
         )
         assert "7D" not in message
 

@@ -91,10 +91,10 @@ def test_a_card_that_does_not_fit_is_spelled_out_with_the_build_in_words():
         return reason_words(reason)
 
     assert fit(Build.SAME_SUIT) == (
-        "Seven of Diamonds does not go on Nine of Spades: build down by one rank in the same suit"
+        "Seven of Diamonds does not go on Nine of Spades (build down by one rank in the same suit)"
     )
-    assert fit(Build.ALTERNATE_COLOUR).endswith("build down by one rank in alternate colours")
-    assert fit(Build.DIFFERENT_SUIT).endswith("build down by one rank in any other suit")
+    assert fit(Build.ALTERNATE_COLOUR).endswith("(build down by one rank in alternate colours)")
+    assert fit(Build.DIFFERENT_SUIT).endswith("(build down by one rank in any other suit)")
 
 
 @pytest.mark.parametrize(
@@ -182,8 +182,8 @@ def test_every_refusal_of_a_real_position_reads_in_words(game):
         ),
         (
             '{"version": 1, "variant": "forty-thieves", "deal": 1, "moves": ["t1-t2"]}',
-            "move 1, “t1-t2”: Seven of Diamonds does not go on Nine of Spades: "
-            "build down by one rank in the same suit",
+            "move 1, “t1-t2”: Seven of Diamonds does not go on Nine of Spades "
+            "(build down by one rank in the same suit)",
         ),
     ],
 )
@@ -197,8 +197,8 @@ def test_a_refused_move_is_worded_from_its_reason():
     reason = Reason("does-not-fit", {"card": 25, "on": 35, "build": Build.SAME_SUIT})
     text = error_words(play.Refused(None, reason))
     assert text == (
-        "That move is not allowed: Seven of Diamonds does not go on Nine of Spades: "
-        "build down by one rank in the same suit."
+        "That move is not allowed: Seven of Diamonds does not go on Nine of Spades "
+        "(build down by one rank in the same suit)."
     )
 
 

@@ -1,0 +1,171 @@
+"""The words' rules, each held over every language: card names as each language writes them in
+running text (lower case where it does, Dutch compounds, French articles), the capital at a
+sentence's start added in code, no plain space before French double punctuation, and each
+language's glossary (docs/glossary-*.md) held in its catalogue."""
+
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.utils import translation
+
+from games.rules import Move, first_position, get_variant, parse_card
+from games.rules.played import play
+from games.words import card_label, card_words, played_words, reason_words, sentence
+from tests.test_catalogues import entries
+
+ROOT = Path(__file__).resolve().parent.parent
+LANGUAGES = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
+#: Every card once (the two decks' copies have the same name).
+CARDS = range(52)
+#: The languages that write a card's name in lower case in the middle of a sentence.
+LOWER_CASE = ("fr", "nl", "pl", "vi")
+#: Rank names each language would write with a capital only at a sentence's start.
+CAPITALISED_RANKS = {
+    "fr": ("As", "Roi", "Rois", "Dame", "Dames", "Valet", "Valets"),
+    "nl": ("Aas", "Azen", "Heer", "Vrouw", "Boer"),
+    "pl": ("As", "Asy", "Król", "Dama", "Walet"),
+    "vi": ("Át", "Già", "Đầm", "Bồi"),
+}
+
+
+@pytest.fixture(autouse=True)
+def english_after():
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.mark.parametrize("language", LOWER_CASE)
+def test_a_card_is_lower_case_in_the_middle_of_a_sentence(language):
+    with translation.override(language):
+        names = [card_words(card) for card in CARDS]
+    assert all(name[0].islower() for name in names), names
+
+
+def test_english_writes_a_card_with_capitals():
+    with translation.override("en"):
+        assert card_words(parse_card("QD")) == "Queen of Diamonds"
+
+
+@pytest.mark.parametrize("language", ["en", *LANGUAGES])
+def test_a_card_standing_alone_starts_with_a_capital(language):
+    with translation.override(language):
+        assert all(card_label(card)[0].isupper() for card in CARDS)
+
+
+@pytest.mark.parametrize(
+    ("card", "word"),
+    [("QD", "ruitenvrouw"), ("7S", "schoppenzeven"), ("AH", "hartenaas"), ("KC", "klaverenheer")],
+)
+def test_dutch_writes_a_card_as_one_word(card, word):
+    with translation.override("nl"):
+        assert card_words(parse_card(card)) == word
+        assert all(" " not in card_words(c) for c in CARDS)
+
+
+@pytest.mark.parametrize(
+    ("card", "words"),
+    [("QD", "la dame de carreau"), ("AS", "l'as de pique"), ("TH", "le dix de cœur")],
+)
+def test_french_running_text_gives_a_card_its_article(card, words):
+    with translation.override("fr"):
+        assert card_words(parse_card(card)) == words
+        assert all(re.match(r"(le |la |l')", card_words(c)) for c in CARDS)
+
+
+def test_a_sentence_gets_its_capital_on_its_first_letter():
+    assert sentence("la dame de carreau.") == "La dame de carreau."
+    assert sentence("«\u00a0đầm rô»") == "«\u00a0Đầm rô»"
+    assert sentence("") == ""
+
+
+@pytest.mark.parametrize("language", ["en", *LANGUAGES])
+def test_a_move_that_starts_with_its_card_starts_with_a_capital(language):
+    position = first_position(get_variant("forty-thieves"), 1)
+    played = play(position, Move.parse("t8-t4"))
+    with translation.override(language):
+        said = played_words(played)
+    assert said[0].isupper(), said
+
+
+def test_a_refusal_names_the_cards_as_running_text():
+    position = first_position(get_variant("forty-thieves"), 1)
+    reason = position.check(Move.parse("t3-t1"))
+    with translation.override("fr"):
+        said = reason_words(reason)
+    assert said.startswith(("le ", "la ", "l'")) and " pas sur " in said
+
+
+@pytest.mark.parametrize("language", LOWER_CASE)
+def test_no_rank_is_capitalised_in_the_middle_of_a_sentence(language):
+    """In the catalogue's running text, as the glossary says: "de l'as au roi"."""
+    words = "|".join(CAPITALISED_RANKS[language])
+    mid = re.compile(rf"(?<=[^\s.!?:>«\"“„(])\s+(?:l'|la |le |les |lá |từ )?({words})\b")
+    found = [
+        translated
+        for entry in entries(language)
+        if entry["msgid"]
+        for translated in entry["msgstr"]
+        if mid.search(translated) or re.search(rf"\bl'({words})\b", translated)
+    ]
+    assert found == []
+
+
+def test_french_puts_a_no_break_space_before_double_punctuation():
+    found = [
+        translated
+        for entry in entries("fr")
+        if entry["msgid"]
+        for translated in entry["msgstr"]
+        if re.search(r" [;:?!]", translated)
+    ]
+    assert found == []
+
+
+def glossary(language: str) -> list[tuple[str, list[str], list[str]]]:
+    """The rows of docs/glossary-<language>.md's table "Held by the tests": the term, its
+    English words and the forms every translation of them holds."""
+    text = (ROOT / "docs" / f"glossary-{language}.md").read_text()
+    table = text.split("## Held by the tests", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in table.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and cells[0] not in ("term",) and not cells[0].startswith("-"):
+            rows.append((cells[0], cells[1].split(", "), cells[3].split(", ")))
+    return rows
+
+
+def glossary_breaks(rows, catalogue: list[dict]) -> list[str]:
+    """Each translation in ``catalogue`` of an English glossary term that has none of the
+    term's forms."""
+    wrong = []
+    for entry in catalogue:
+        if not entry["msgid"]:
+            continue
+        english = entry["msgid"] + " " + entry.get("msgid_plural", "")
+        english = re.sub(r"%\([^)]*\)[sd]", "", english)
+        for term, words, forms in rows:
+            if not any(re.search(rf"\b{re.escape(w)}\b", english, re.IGNORECASE) for w in words):
+                continue
+            for translated in entry["msgstr"]:
+                if not any(form.lower() in translated.lower() for form in forms):
+                    wrong.append(f"{term}: {entry['msgid'][:60]!r} -> {translated[:80]!r}")
+    return wrong
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_glossarys_terms_are_used_everywhere(language):
+    rows = glossary(language)
+    assert len(rows) >= 10
+    assert glossary_breaks(rows, entries(language)) == []
+
+
+def test_a_translation_that_leaves_the_glossary_is_caught():
+    rows = glossary("nl")
+    catalogue = [
+        {"msgid": "Win rate", "msgstr": ["Winstpercentage"]},
+        {"msgid": "Streak", "msgstr": ["Winstreeks"]},
+        {"msgid": "the stock is empty", "msgstr": ["de pot is leeg"]},
+    ]
+    assert len(glossary_breaks(rows, catalogue)) == 2

@@ -1,9 +1,9 @@
 """The SQL of a move's hot path, written out: read the player's game, store what a move did.
 
 Why: the ORM spends more CPU building a query and reading its row than the driver spends
-running it, and a move is little else. Measured side by side, these statements with the
-answer of only the changed piles made a move 2.5 times cheaper than the ORM's locked
-transaction (docs/performance.md). Everything else reads and writes through the ORM.
+running it, and a move is little else: with the answer of only the changed piles, these
+statements make a move about 2.5 times cheaper than the ORM's locked transaction
+(docs/performance.md). Everything else reads and writes through the ORM.
 
 A move is written without a lock: read (one statement), then written only if the game is still
 at the version it was read at. On PostgreSQL the write is one statement, an UPDATE whose
@@ -17,8 +17,9 @@ one transaction. What it guarantees, each held against the ORM by tests/web/test
   owner's, by the same rule (else False);
 - ``read_log_tail`` reads a game's moves past a ply, with their checkpoints.
 
-Only ``games.services`` calls these. Tables and columns are the models' own (Django's default
-names, checked by the tests); values go through each field's public ``get_db_prep_save``.
+Only ``games.services`` calls these. Tables, columns and their order are the model's own
+(``Game._meta``), so a new field needs no change here; values go in through each field's
+``get_db_prep_save`` and come out through the converters the ORM would apply.
 Each function looks the default database's connection up once (``connections``) rather than
 through the ``connection`` proxy at every use: on a move's path the proxy's lookups are a
 measurable share of the work (docs/performance.md).

@@ -45,7 +45,9 @@ from ..rules.played import Played, moving_card, split_move
 from ..rules.played import play as play_one
 
 #: The game's fields no action of play changes: who owns it and which deal it is (changed by
-#: adopting a guest's games, services/players.py), and the hints (services/assist.py).
+#: adopting a guest's games, services/players.py), and the hints (services/assist.py). A new
+#: field that something else writes belongs here: every other field is written back by each
+#: action as it was read (under the version check).
 KEPT_FIELDS = frozenset(
     Game._meta.get_field(name).name  # a name the model lost fails at start-up
     for name in (

@@ -146,7 +146,8 @@
     if (!/^[tf]\d+$/.test(target) || target === drag.source) {
       end(false);
     } else if (drag.targets.includes(target)) {
-      // Sent, the cards wait where they were let go; not sent (busy), they go back.
+      // Played, the cards wait where they were let go (or set off from there at once, when
+      // motion.js plays the move ahead of its answer); not played, they go back.
       end(game.move(pick, target));
     } else {
       end(false);
@@ -182,7 +183,7 @@
     press = null;
     const b = game.board();
     const card = event.target.closest && event.target.closest("a[data-pick]");
-    if (!b || !card || !b.contains(card) || game.busy()) return;
+    if (!b || !card || !b.contains(card)) return;
     press = {
       card,
       pick: card.dataset.pick,
@@ -225,11 +226,11 @@
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && drag) cancel();
   });
-  // A new board (the answer to an earlier request) ends a drag begun on the old one; an
-  // answer that swaps nothing (a 204) does not.
-  document.addEventListener("htmx:beforeSwap", (event) => {
-    const b = game.board();
-    if (drag && event.detail.shouldSwap && b && b.contains(event.detail.target)) cancel();
+  // An answer to an earlier action that redraws the pile the cards are dragged from ends the
+  // drag (the cards may be others now); one that leaves that pile lets it go on, and the drop
+  // joins the queue of actions (play.js).
+  document.addEventListener("htmx:afterSwap", () => {
+    if (drag && drag.sources.some((el) => !el.isConnected)) cancel();
   });
 
   document.addEventListener(

@@ -3,7 +3,8 @@
    be picked up); Enter or Space picks up the card in focus, or puts the held cards on the pile
    in focus; 1-9 and 0 (Shift+1-3 for columns 11-13) pick up a column's top card or put the
    held cards there; W picks up the waste's card; F sends cards to a foundation; D deals;
-   U or Ctrl+Z undoes, R or Ctrl+Y redoes; Escape puts the held cards back (play.js).
+   U or Ctrl+Z undoes, R or Ctrl+Y redoes; Escape puts the held cards back (play.js). Keys
+   pressed quickly are all played, in order (play.js sends actions one after another).
    When a new board comes, the focus goes back to the pile (or the button) that had it. */
 (function () {
   "use strict";
@@ -84,42 +85,6 @@
     }
   }
 
-  /** Buttons pressed by key while a request was on its way, or while its answer is settling
-      in (htmx readies the new buttons just before "afterSettle": clicked sooner, a button's form
-      would be posted as a plain form and reload the page): pressed in turn once that is over,
-      one per answer (each found again by its id or its pile, since the board it was on may be
-      replaced), so that U pressed five times quickly undoes five moves. */
-  const queued = [];
-  const QUEUE_LIMIT = 20;
-  let settling = false;
-
-  document.addEventListener("htmx:beforeSwap", (event) => {
-    if (event.detail.shouldSwap) settling = true;
-  });
-
-  function press(button) {
-    if (!button) return;
-    const pile = button.closest("[data-pile]");
-    if (queued.length < QUEUE_LIMIT) {
-      queued.push({ id: button.id, pile: pile ? pile.dataset.pile : "" });
-    }
-    pressQueued();
-  }
-
-  /** Press the next queued button that is there and enabled (an undo with nothing left to undo
-      is dropped, and the next one tried). */
-  function pressQueued() {
-    while (queued.length && !game.busy() && !settling) {
-      const { id, pile } = queued.shift();
-      const there = pile && game.pileOf(pile);
-      const button = id ? document.getElementById(id) : there && there.querySelector("button");
-      if (button && !button.disabled) {
-        button.click();
-        return;
-      }
-    }
-  }
-
   /** The letters of the keys in the player's language (the keys help lists them, as the server
       wrote them: data-key-waste, ...); the English ones where the page says none. */
   function keyLetters() {
@@ -150,14 +115,12 @@
     const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
     const inTable = Boolean(active && active.closest("#board .table"));
     const pile = inTable ? active.closest("[data-pile]") : null;
-    const undo = document.getElementById("undo");
-    const redo = document.getElementById("redo");
     const letters = keyLetters();
     let handled = true;
 
     if (event.ctrlKey) {
-      if (key === "z" && !event.shiftKey) press(undo);
-      else if (key === "y" || key === "z") press(redo);
+      if (key === "z" && !event.shiftKey) game.undo();
+      else if (key === "y" || key === "z") game.redo();
       else handled = false;
     } else if (pile && /^(Arrow(Left|Right|Up|Down)|Home|End)$/.test(key)) {
       navigate(key, active, pile);
@@ -185,11 +148,11 @@
         game.toFoundation(pick);
       }
     } else if (key === letters.deal) {
-      press(b.querySelector('[data-pile="s"] button'));
+      game.deal();
     } else if (key === letters.undo) {
-      press(undo);
+      game.undo();
     } else if (key === letters.redo) {
-      press(redo);
+      game.redo();
     } else if (key === "?") {
       toggleHelp();
     } else {
@@ -235,10 +198,8 @@
     if (b && b.contains(event.target)) restore();
   });
   document.addEventListener("htmx:afterSettle", () => {
-    settling = false;
     restore();
     focused = null;
-    pressQueued();
   });
 
   document.addEventListener("DOMContentLoaded", () => {

@@ -45,7 +45,7 @@
   const CASCADE_GAP = [8, 100];
   const CASCADE_FLIGHT = 1400;
   /** Classes of a card that say what is happening to it on the board, not what it is. */
-  const STATES = ["picked", "drag-source", "hint-source", "target", "over"];
+  const STATES = ["picked", "drag-source", "hint-source", "target", "over", "ahead-away"];
 
   /** What the board looked like just before an answer was swapped in. */
   let before = null;
@@ -122,7 +122,17 @@
           boxes: Array.from(ghost.querySelectorAll(":scope > .card"), box),
         }
       : null;
-    return { piles, dropped };
+    // Cards that set off before this answer (a prediction it confirms) go on from where they
+    // are now, for what is left of their flight.
+    const flight = confirming && !confirming.refused ? confirming.flight : null;
+    const predicted = flight
+      ? {
+          from: flight.from,
+          boxes: flight.tokens.map((token) => box(token.el)),
+          left: Math.max(1, flight.end - performance.now()),
+        }
+      : null;
+    return { piles, dropped, predicted };
   }
 
   // -- after: the moves, one after another -------------------------------------------------
@@ -142,7 +152,7 @@
 
   /** The timing of each move: [start, duration] (ms). A Finish's last move sets off early
       enough for its flight and a turn after it to end within FINISH_TOTAL. */
-  function timing(steps) {
+  function timing(steps, first = MOVE) {
     const out = [];
     const finish = document.getElementById("motion")?.dataset.event === "finished";
     let gap = AUTO_GAP;
@@ -154,8 +164,8 @@
     }
     let t = 0;
     steps.forEach((step, i) => {
-      if (i > 0) t += i === 1 && !finish ? MOVE * 0.8 : gap;
-      out.push([t, finish ? flight : i === 0 ? MOVE : AUTO]);
+      if (i > 0) t += i === 1 && !finish ? first * 0.8 : gap;
+      out.push([t, finish ? flight : i === 0 ? first : AUTO]);
     });
     return out;
   }
@@ -197,7 +207,8 @@
       return list.splice(list.length - n, n);
     }
 
-    const times = timing(steps);
+    const predicted = old.predicted && steps.length && old.predicted.from === steps[0].from;
+    const times = timing(steps, predicted ? old.predicted.left : MOVE);
     steps.forEach((step, i) => {
       const [t0, d] = times[i];
       let n = step.n;
@@ -213,9 +224,10 @@
         const lowest = step.from === "s" ? moving[moving.length - 1] : moving[0];
         if (!lowest.code) lowest.code = step.card;
       }
-      if (i === 0 && old.dropped && old.dropped.from === step.from) {
-        old.dropped.boxes.slice(-moving.length).forEach((dropped, k) => {
-          if (!moving[k].path.length) moving[k].start = dropped;
+      const already = predicted ? old.predicted : old.dropped;
+      if (i === 0 && already && already.from === step.from) {
+        already.boxes.slice(-moving.length).forEach((there, k) => {
+          if (!moving[k].path.length) moving[k].start = there;
         });
       }
       const target = pileOf(step.to);
@@ -529,6 +541,171 @@
     return frames;
   }
 
+  // -- playing ahead of the answer ---------------------------------------------------------
+
+  /** Cards set off before the server's answer (predict), in the order the actions were made,
+      each flight waiting for its answer: {from, to, n, codes, tokens: [{el, origin, real}],
+      end}. Their stand-ins fly in a layer of their own, outside the board (an answer replaces
+      the board, not them), above the answers' stand-ins: cards dealt ahead lie on top. */
+  const flights = [];
+  /** The flight whose answer is being swapped in: {flight, refused}. */
+  let confirming = null;
+  let ahead = null;
+
+  function aheadLayer() {
+    if (!ahead || !ahead.isConnected) {
+      ahead = document.createElement("div");
+      ahead.className = "motion-layer ahead";
+      ahead.setAttribute("aria-hidden", "true");
+      document.body.appendChild(ahead);
+    }
+    return ahead;
+  }
+
+  /** The transform that draws a card of ``size`` at ``place`` in the layer at ``origin``. */
+  function placed(place, size, origin) {
+    const sx = size.w ? place.w / size.w : 1;
+    const sy = size.h ? place.h / size.h : 1;
+    return { transform: `translate(${place.x - origin.left}px, ${place.y - origin.top}px) scale(${sx}, ${sy})` };
+  }
+
+  /** The top ``n`` cards drawn on the pile ``name`` of the board ``b``. */
+  function topCards(b, name, n) {
+    const pile = b.querySelector(`[data-pile="${CSS.escape(name)}"]`);
+    if (!pile || name === "s") return [];
+    return Array.from(pile.querySelectorAll(":scope > .card")).slice(-n);
+  }
+
+  /** Where ``n`` cards put on the pile ``name`` now would lie: a column fans them below its top
+      card, any other pile lays them on its top card (or its empty place). */
+  function landing(b, name, n) {
+    const pile = b.querySelector(`[data-pile="${CSS.escape(name)}"]`);
+    const drawn = Array.from(pile.querySelectorAll(":scope > .card:not(.ahead-away)"), box);
+    const slot = pile.querySelector(":scope > .slot");
+    const base = drawn.length ? drawn[drawn.length - 1] : box(slot || pile);
+    if (!pile.classList.contains("column")) return Array(n).fill(base);
+    const last = drawn[drawn.length - 1];
+    const fan = drawn.length > 1 ? last.y - drawn[drawn.length - 2].y : base.h * 0.22;
+    const first = drawn.length ? 1 : 0;
+    return Array.from({ length: n }, (_, k) => ({ ...base, y: base.y + fan * (k + first) }));
+  }
+
+  /** Set off at once, before the answer, the ``n`` cards of the pile ``from`` that the player
+      moved to the pile ``to`` (``from`` "s": a card dealt, face down until the answer names
+      it). The move is one the server listed as legal on the board shown (play.js asks only
+      for those); the answer confirms it (confirm) or sends it back (back). Under reduced
+      motion the cards are simply there at once. Returns the flight, or null. */
+  function predict(from, to, n) {
+    const b = board();
+    if (!b) return null;
+    const deal = from === "s";
+    const reals = deal ? [] : topCards(b, from, n);
+    if (!deal && reals.length !== n) return null;
+    const stock = deal && b.querySelector('[data-pile="s"] > .card');
+    if (deal && !stock) return null;
+    const origins = deal ? [box(stock)] : reals.map(box);
+    let starts = origins;
+    // Cards let go of by a drag set off from where they were dropped.
+    const ghost = document.querySelector(".drag-ghost[data-from]");
+    if (ghost && ghost.dataset.from.split(":")[0] === from) {
+      const dropped = Array.from(ghost.querySelectorAll(":scope > .card"), box).slice(-n);
+      if (dropped.length === n) {
+        starts = dropped;
+        ghost.style.visibility = "hidden";
+      }
+    }
+    const ends = landing(b, to, n);
+    const layer = aheadLayer();
+    const origin = layer.getBoundingClientRect();
+    const still = off();
+    const flight = { from, to, n, codes: codesOf(reals), tokens: [], end: performance.now() + (still ? 0 : MOVE) };
+    const els = deal ? [backOf({ up: false, flips: [] })] : reals.map(copy);
+    els.forEach((el, k) => {
+      const size = origins[k];
+      el.style.width = `${size.w}px`;
+      el.style.height = `${size.h}px`;
+      el.style.zIndex = 1000 + layer.childElementCount;
+      layer.appendChild(el);
+      const frames = [placed(starts[k], size, origin), placed(ends[k], size, origin)];
+      const timing = { duration: still ? 0 : MOVE, easing: "cubic-bezier(.33, 1, .68, 1)", fill: "forwards" };
+      el.animate(still ? [frames[1], frames[1]] : frames, timing);
+      flight.tokens.push({ el, origin: size, real: reals[k] || null });
+    });
+    reals.forEach((el) => el.classList.add("ahead-away"));
+    flights.push(flight);
+    return flight;
+  }
+
+  function codesOf(cards) {
+    return cards.map((el) => el.dataset.card || "").join(" ");
+  }
+
+  function forget(flight) {
+    const i = flights.indexOf(flight);
+    if (i >= 0) flights.splice(i, 1);
+    if (!flights.length && ahead) {
+      ahead.remove();
+      ahead = null;
+    }
+  }
+
+  /** The answer to ``flight``'s action is about to be swapped in: it confirms the flight, or
+      (``refused``) sends it back. */
+  function answer(flight, refused) {
+    confirming = flight ? { flight, refused } : null;
+  }
+
+  /** Send the cards of ``flight`` back to where they were, and the board shows them there. */
+  function back(flight) {
+    if (!flight || flight.returning || !flights.includes(flight)) return;
+    flight.returning = true;
+    const b = board();
+    const layer = aheadLayer();
+    const origin = layer.getBoundingClientRect();
+    const waiting = b ? topCards(b, flight.from, flight.n) : [];
+    const there = codesOf(waiting) === flight.codes && !flight.tokens.some((t) => !t.real);
+    const still = off();
+    let last = null;
+    flight.tokens.forEach((token, k) => {
+      if (token.real) token.real.classList.remove("ahead-away");
+      token.el.getAnimations().forEach((a) => a.cancel());
+      const frames = [placed(box(token.el), token.origin, origin), placed(token.origin, token.origin, origin)];
+      if (!token.real) frames[1].opacity = 0; // a card dealt ahead: back into the stock
+      last = token.el.animate(frames, { duration: still ? 0 : MOVE, fill: "forwards" });
+      if (there && !still) waiting[k].animate([{ opacity: 0 }, { opacity: 0 }], { duration: MOVE });
+    });
+    const done = () => {
+      flight.tokens.forEach((token) => token.el.remove());
+      forget(flight);
+    };
+    if (last && !still) last.finished.then(done, done);
+    else done();
+  }
+
+  /** After an answer: the confirmed flight's stand-ins give way to the answer's (or go back),
+      and the cards still waiting for their answers stay out of sight on the new board. */
+  function confirmed() {
+    const was = confirming;
+    confirming = null;
+    // The answer agrees when its first move starts where the flight did: a stale board or a
+    // refusal answers with the board as it is, and no move.
+    const holder = document.getElementById("motion");
+    const steps = (holder && read(holder, "steps")) || [];
+    if (was && (was.refused || !steps.length || steps[0].from !== was.flight.from)) {
+      back(was.flight);
+    } else if (was) {
+      was.flight.tokens.forEach((token) => token.el.remove());
+      forget(was.flight);
+    }
+    const b = board();
+    if (!b) return;
+    for (const flight of flights) {
+      if (flight.from === "s" || flight.returning) continue;
+      const waiting = topCards(b, flight.from, flight.n);
+      if (codesOf(waiting) === flight.codes) waiting.forEach((el) => el.classList.add("ahead-away"));
+    }
+  }
+
   // -- running and stopping ----------------------------------------------------------------
 
   /** Whether two boxes overlap. */
@@ -634,12 +811,15 @@
   document.addEventListener("htmx:afterSettle", placeSkip);
   document.addEventListener("htmx:afterSwap", () => {
     placeSkip();
-    if (!before) return;
     const old = before;
     before = null;
     const b = board();
     const start = performance.now();
-    if (b) play(b, old);
+    try {
+      if (b && old) play(b, old);
+    } finally {
+      confirmed();
+    }
     performance.measure("motion: travel", { start });
   });
 
@@ -653,4 +833,6 @@
   document.addEventListener("click", (event) => {
     if (event.target.closest && event.target.closest("#motion-skip")) stop();
   });
+
+  window.solitaireMotion = { predict, answer, back };
 })();

@@ -26,10 +26,11 @@
     return el ? el.dataset : {};
   }
 
-  /** A request is on its way (htmx marks the element that sent it); asking whether the game
-      moved on elsewhere (#board [data-poll]) does not count. */
+  /** A request is on its way (htmx marks the element that sent it), or actions wait for their
+      turn; asking whether the game moved on elsewhere (#board [data-poll]) does not count. */
   function busy() {
-    return document.querySelector(".htmx-request:not([data-poll])") !== null;
+    return queue.length > 0 || sending !== null ||
+      document.querySelector(".htmx-request:not([data-poll])") !== null;
   }
 
   /** Whether to ask now if the game moved on elsewhere: not while the page is out of sight, a
@@ -106,31 +107,238 @@
     say(board().dataset.textPutBack);
   }
 
-  /** POST to the server; false (and nothing sent) while another request is on its way. The
-      board includes #table-state (hx-include): the ply and version go with ``values``. */
-  function post(url, values) {
+  // -- actions, one after another --------------------------------------------------------------
+  //
+  // Every action (a move, a deal, an undo, a redo) joins a queue and is sent when the answer to
+  // the one before is in, with the ply and version of the board then shown (the server's): so
+  // actions made quickly are all played, in order, none twice, and the server judges each on
+  // the board it has. A move the server listed as legal on the board shown, on piles no action
+  // still waiting touches, sets off at once (motion.js predict); so does a deal while the stock
+  // has cards for it, and an undo or a redo whose moves the last answer listed. The answer
+  // confirms it, or the cards go back and the server's board shows (with its reason).
+
+  /** The actions waiting to be sent, oldest first; the one sent, until its answer is in. */
+  const queue = [];
+  const QUEUE_LIMIT = 20;
+  let sending = null;
+  /** The action and the moves (#motion's steps) of the last answer, when it was one of ours. */
+  let last = null;
+
+  function ahead() {
+    return window.solitaireMotion || null;
+  }
+
+  /** The pile names an action waiting (or on its way) moves cards from or to. */
+  function touched() {
+    const piles = new Set();
+    for (const action of [sending, ...queue]) {
+      if (action) action.piles.forEach((name) => piles.add(name));
+    }
+    return piles;
+  }
+
+  /** The cards of a pick as the board shows them ("QS JH"), "" when there are none. */
+  function cardsOf(pick) {
     const b = board();
-    if (busy()) return false;
-    const token = b.querySelector("input[name=csrfmiddlewaretoken]").value;
+    let el = b && pick ? b.querySelector(`a[data-pick="${CSS.escape(pick)}"]`) : null;
+    const codes = [];
+    for (; el; el = el.nextElementSibling) {
+      if (el.classList.contains("card")) codes.push(el.dataset.card);
+    }
+    return codes.join(" ");
+  }
+
+  /** Add ``action`` ({url, values, piles, flight, still}) to the queue and send what may go. */
+  function enqueue(action) {
+    if (queue.length >= QUEUE_LIMIT) return false;
     hold("");
-    htmx.ajax("POST", url, {
+    queue.push(action);
+    next();
+    return true;
+  }
+
+  /** Send the next action, if none is on its way. One that no longer means what the player
+      asked (the cards it moves are not those the board showed) is dropped, its cards sent back. */
+  function next() {
+    if (sending || !queue.length || document.querySelector(".htmx-request:not([data-poll])")) {
+      return;
+    }
+    const action = queue.shift();
+    if (!action.still()) {
+      if (action.flight) ahead().back(action.flight);
+      next();
+      return;
+    }
+    sending = action;
+    const b = board();
+    const token = b.querySelector("input[name=csrfmiddlewaretoken]").value;
+    htmx.ajax("POST", action.url(), {
       source: b,
       target: b,
       swap: "outerHTML",
-      values: values,
+      values: action.values,
       headers: { "X-CSRFToken": token },
     });
-    return true;
+  }
+
+  let swapped = false;
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const b = board();
+    if (!b || event.detail.target !== b) return;
+    if (!sending) {
+      last = null; // the board the catch-up poll brought
+      return;
+    }
+    swapped = event.detail.shouldSwap;
+    const refused = event.detail.xhr.status >= 400;
+    if (swapped && ahead()) ahead().answer(sending.flight, refused);
+    if (refused || !swapped) dropQueue();
+  });
+
+  /** The game is not as the page thought (moved on elsewhere, a race, a refusal, no answer):
+      what waits was made on a board that never was. Its cards go back. */
+  function dropQueue() {
+    queue.splice(0).forEach((action) => action.flight && ahead().back(action.flight));
+  }
+
+  /** The answer to the action sent is in (swapped in and settled, or nothing to swap). */
+  function answered() {
+    const action = sending;
+    sending = null;
+    swapped = false;
+    const motion = document.getElementById("motion");
+    let steps = [];
+    try {
+      steps = JSON.parse((motion && motion.dataset.steps) || "[]");
+    } catch {
+      steps = [];
+    }
+    last = action ? { kind: action.kind, steps } : null;
+    if (action && action.flight && ahead()) ahead().back(action.flight);
+    next();
+  }
+  document.addEventListener("htmx:afterSettle", () => {
+    if (sending && swapped) answered();
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (sending && !swapped && event.detail.elt === board()) answered();
+    // Another request (a hint, say) held the queue back.
+    else if (!sending) setTimeout(next, 0);
+  });
+
+  /** A move of ``pick`` to ``target`` posted to ``url`` (``values``), set off at once when
+      the board lists it as legal and no waiting action touches its piles. */
+  function cardAction(kind, url, values, pick, target) {
+    const from = pick.split(":")[0];
+    const cards = cardsOf(pick);
+    const n = cards ? cards.split(" ").length : 0;
+    const legal = target && targetsOf(pick).includes(target);
+    hold(""); // the cards put down first: they set off from where they lie
+    const busyPiles = touched();
+    const free = !busyPiles.has("*") && !busyPiles.has(from) && !busyPiles.has(target);
+    const flight = legal && free && n && ahead() ? ahead().predict(from, target, n) : null;
+    return enqueue({
+      kind,
+      url: () => board().dataset[url],
+      values,
+      piles: [from, target || "f"],
+      flight,
+      still: () => Boolean(cards) && cardsOf(pick) === cards,
+    });
   }
 
   /** Play ``pick`` onto the pile ``target``: the move in the notation ("t3:2-t7"). */
   function move(pick, target) {
-    return post(board().dataset.moveUrl, { move: `${pick}-${target}` });
+    return cardAction("move", "moveUrl", { move: `${pick}-${target}` }, pick, target);
   }
 
+  /** Send ``pick`` to a foundation: the first that takes it (the server's choice, and the
+      first the board lists). */
   function toFoundation(pick) {
-    return post(board().dataset.foundationUrl, { pick: pick });
+    const target = targetsOf(pick).find((name) => name.startsWith("f")) || "";
+    return cardAction("foundation", "foundationUrl", { pick }, pick, target);
   }
+
+  /** Deal from the stock (or redeal). A card dealt sets off face down at once while the stock
+      holds one for it beyond those dealt ahead, when one card is dealt at a time (a fanned
+      waste takes three) and no waiting action touches the waste. */
+  function deal() {
+    const b = board();
+    const button = b && b.querySelector('[data-pile="s"] button');
+    if (!button && !queue.length && !sending) return false;
+    const kind = button ? button.value : "deal";
+    const waiting = [sending, ...queue].filter((action) => action && action.kind === "deal");
+    const count = button ? Number(button.textContent.trim()) || 0 : 0;
+    const waste = pileOf("w");
+    const others = [sending, ...queue].some(
+      (a) => a && a.kind !== "deal" && (a.piles.includes("w") || a.piles.includes("*")),
+    );
+    const dealt = kind === "deal" && count > waiting.length && waste &&
+      !waste.classList.contains("fanned") && !others && ahead();
+    const flight = dealt ? ahead().predict("s", "w", 1) : null;
+    return enqueue({
+      kind: kind === "redeal" ? "redeal" : "deal",
+      url: () => board().dataset.moveUrl,
+      values: { move: kind },
+      piles: ["s", "w"],
+      flight,
+      still: () => {
+        const now = board().querySelector('[data-pile="s"] button');
+        return Boolean(now) && now.value === kind;
+      },
+    });
+  }
+
+  /** The one step an undo (or a redo) would take back, when the last answer says it: the
+      player's move alone (no automatic move, no card turned), cards leaving a column. */
+  function knownStep(kind) {
+    const was = kind === "undo" ? ["move", "foundation", "redo"] : ["undo"];
+    if (!last || !was.includes(last.kind) || last.steps.length !== 1) return null;
+    const step = last.steps[0];
+    if (step.turn || !step.n || step.from === "s" || step.to === "s") return null;
+    if (!step.to.startsWith("t")) return null;
+    return step;
+  }
+
+  /** Undo (``kind`` "undo") or redo, by its button's address; set off at once when the last
+      answer says what it takes back and nothing waits. */
+  function history(kind) {
+    const button = document.getElementById(kind);
+    if (!button || (button.disabled && !queue.length && !sending)) return false;
+    const step = !busy() && !button.disabled ? knownStep(kind) : null;
+    const flight = step && ahead() ? ahead().predict(step.to, step.from, step.n) : null;
+    const url = button.getAttribute("hx-post");
+    return enqueue({
+      kind,
+      url: () => url,
+      values: {},
+      piles: ["*"],
+      flight,
+      still: () => {
+        const now = document.getElementById(kind);
+        return Boolean(now) && !now.disabled;
+      },
+    });
+  }
+
+  // The stock, undo and redo go by the queue too (a click made while an answer is on its way
+  // is played after it, never lost); without this script they are the form's buttons.
+  document.addEventListener(
+    "click",
+    (event) => {
+      const b = board();
+      const button = event.target.closest && event.target.closest("button");
+      if (!b || !button || !b.contains(button) || button.disabled) return;
+      let done = false;
+      if (button.closest('[data-pile="s"]')) done = deal();
+      else if (button.id === "undo" || button.id === "redo") done = history(button.id);
+      else return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      return done;
+    },
+    true,
+  );
 
   /** Whether the held cards could be put on the pile ``target`` (another column or foundation). */
   function canPutOn(target) {
@@ -213,5 +421,8 @@
     canPutOn,
     move,
     toFoundation,
+    deal,
+    undo: () => history("undo"),
+    redo: () => history("redo"),
   };
 })();

@@ -4,6 +4,7 @@ These tests fail (never skip) when Chromium is missing, and say how to install i
 """
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -288,3 +289,34 @@ def no_horizontal_overflow(page) -> None:
         "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
     )
     assert width[0] <= width[1] + 1, f"the page is {width[0]}px wide in a {width[1]}px window"
+
+
+# -- holding answers back ---------------------------------------------------------------------
+
+#: The game's actions whose answers a test holds back.
+ACTIONS = re.compile(r"/g/[^/]+/(move|to-foundation|undo|redo)/$")
+
+
+class Held:
+    """The answers to the game's actions, held back until released, in the order sent."""
+
+    def __init__(self, page):
+        self.page = page
+        self.routes = []
+        self.posted: list[str] = []
+        page.route(ACTIONS, self._hold)
+
+    def _hold(self, route):
+        self.posted.append(route.request.post_data or "")
+        self.routes.append(route)
+
+    def wait(self, count: int = 1) -> None:
+        """Wait until ``count`` requests have been sent in all."""
+        for _ in range(1000):
+            if len(self.posted) >= count:
+                return
+            self.page.wait_for_timeout(10)
+        raise AssertionError(f"{len(self.posted)} requests sent, not {count}")
+
+    def release(self) -> None:
+        self.routes.pop(0).continue_()

@@ -18,6 +18,7 @@ from tests.web.solver_support import run_worker
 from .conftest import (
     BOARD,
     STATE,
+    Held,
     card,
     drop_point,
     grab_point,
@@ -66,6 +67,22 @@ FLIGHT = """([code, at]) => {
             pile: real ? real.parentElement.dataset.pile : null};
 }"""
 
+
+#: The layer of an answer's stand-ins (not of those set off ahead of it: play_ahead's tests).
+ANSWER_LAYER = "document.querySelector('.motion-layer:not(.ahead)')"
+
+#: The card set off ahead of the answer: where its flight starts, how long it lasts.
+AHEAD_FLIGHT = """code => {
+    const el = Array.from(document.querySelectorAll('.motion-layer.ahead > .motion-card'))
+        .find(g => g.dataset.card === code);
+    if (!el) return null;
+    const flight = el.getAnimations()[0];
+    flight.pause();
+    flight.currentTime = 0;
+    const r = el.getBoundingClientRect();
+    return {box: [r.left, r.top, r.width, r.height],
+            duration: flight.effect.getComputedTiming().duration};
+}"""
 
 #: How many animations run on the table's cards or their stand-ins.
 CARDS_MOVING = """document.getAnimations().filter(a => a.effect && a.effect.target &&
@@ -183,14 +200,21 @@ def sized_page(request, page):
 def test_a_clicked_card_travels_from_its_pile_to_its_target(sized_page, live_server):
     page = sized_page
     open_deal(page, live_server, "forty-thieves", 3)
+    held = Held(page)
     _pick, target, code, was, before = play_a_column_move(page)
-    wait_until(page, "document.querySelector('.motion-layer')")
-    start = page.evaluate(FLIGHT, [code, "start"])
-    assert near(start["ghost"], was), f"it sets off from {start['ghost']}, not from {was}"
+    # It sets off at once (the answer held back), from where it was, for a whole flight.
+    held.wait()
+    start = page.evaluate(AHEAD_FLIGHT, code)
+    assert near(start["box"], was), f"it sets off from {start['box']}, not from {was}"
+    assert start["duration"] >= 150
+    page.evaluate("document.getAnimations().forEach(a => a.play())")
+    held.release()
+    wait_until(page, ANSWER_LAYER)
     end = page.evaluate(FLIGHT, [code, "end"])
     assert end["pile"] == target
     assert near(end["ghost"], end["real"]), "it lands where the card is drawn"
-    assert end["lands"] >= 150
+    # The answer's stand-in shows (it is no copy of the card waiting unseen).
+    assert page.evaluate("document.querySelectorAll('.motion-layer .ahead-away').length") == 0
     resume(page)
     moved_on(page, before)
     assert layout(page)[target][-1] == code
@@ -220,7 +244,7 @@ def test_automatic_moves_travel_after_the_players_move(page, live_server):
     pick, target = move.split("-")
     code = layout(page)[pick][-1]
     click_move(page, pick, target)
-    wait_until(page, "document.querySelector('.motion-layer')")
+    wait_until(page, ANSWER_LAYER)
     steps = page.evaluate("JSON.parse(document.getElementById('motion').dataset.steps)")
     assert len(steps) == 1 + count
     assert [bool(s.get("auto")) for s in steps] == [False] + [True] * count
@@ -268,7 +292,7 @@ def test_a_move_made_while_cards_move_goes_through(page, live_server):
 def test_the_catch_up_polls_nothing_new_leaves_the_cards_moving(page, live_server):
     open_deal(page, live_server, "forty-thieves", 3)
     _pick, _target, code, _was, _before = play_a_column_move(page)
-    wait_until(page, "document.querySelector('.motion-layer')")
+    wait_until(page, ANSWER_LAYER)
     page.evaluate("document.getAnimations().forEach(a => a.pause())")
     assert page.evaluate(POLL) == 204
     assert page.locator(".motion-layer").count() == 1
@@ -346,16 +370,21 @@ def test_a_card_dealt_from_the_stock_travels_to_the_waste_and_turns_over(page, l
     open_deal(page, live_server, "forty-thieves", 3)
     stock = box(pile(page, "s").locator(":scope > .card"))
     before = ply(page)
+    held = Held(page)
     if how == "click":
         pile(page, "s").locator("button").click()
     else:
         page.locator("h1").click()  # the focus on the page, outside the table
         page.keyboard.press("d")
-    wait_until(page, "document.querySelector('.motion-layer')")
+    # A back sets off from the stock at once (the answer held back); the answer turns it.
+    held.wait()
+    start = page.evaluate(AHEAD_FLIGHT, "down")
+    assert near(start["box"][:2], stock[:2])
+    page.evaluate("document.getAnimations().forEach(a => a.play())")
+    held.release()
+    wait_until(page, ANSWER_LAYER)
     code = page.evaluate("JSON.parse(document.getElementById('motion').dataset.steps)[0].card")
     assert page.evaluate(TURNS, code), "the dealt card turns face up"
-    start = page.evaluate(FLIGHT, [code, "start"])
-    assert near(start["ghost"][:2], stock[:2])
     end = page.evaluate(FLIGHT, [code, "end"])
     assert end["pile"] == "w"
     assert near(end["ghost"], end["real"])
@@ -407,11 +436,15 @@ def test_a_dropped_card_travels_on_from_where_it_was_let_go(page, live_server):
     was = box(card(page, pick))
     grab = grab_point(card(page, pick))
     drop = drop_point(page, target)
+    held = Held(page)
     mouse_drag(page, grab, drop)
-    wait_until(page, "document.querySelector('.motion-layer')")
-    start = page.evaluate(FLIGHT, [code, "start"])
-    x, y = start["ghost"][0] + grab[0] - was[0], start["ghost"][1] + grab[1] - was[1]
+    held.wait()
+    start = page.evaluate(AHEAD_FLIGHT, code)
+    x, y = start["box"][0] + grab[0] - was[0], start["box"][1] + grab[1] - was[1]
     assert near([x, y], drop, 3), "it sets off from where the pointer let it go"
+    page.evaluate("document.getAnimations().forEach(a => a.play())")
+    held.release()
+    wait_until(page, ANSWER_LAYER)
     end = page.evaluate(FLIGHT, [code, "end"])
     assert end["pile"] == target
     assert near(end["ghost"], end["real"])

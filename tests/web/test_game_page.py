@@ -100,10 +100,10 @@ class TestGamePage:
         html = board_html(client.get(url("game", game)).content.decode())
         assert 'id="left-foundations"' in html and 'id="right-foundations"' in html
 
-    def test_the_page_loads_htmx_and_the_play_script_from_our_static_files(self, client, game):
+    def test_the_page_loads_htmx_and_the_game_scripts_from_our_static_files(self, client, game):
         html = client.get(url("game", game)).content.decode()
         assert "/static/django_htmx/htmx-2.min.js" in html
-        assert "/static/js/play.js" in html
+        assert "/static/js/game.js" in html  # play.js and the others, joined
         assert "//cdn" not in html and "https://" not in html
 
     def test_htmx_gets_just_the_board(self, client, game):

@@ -11,6 +11,7 @@ from django_tasks_db.models import DBTaskResult
 
 from games.models import Analysis
 from games.rules import Move
+from solitaire.bundles import BUNDLES
 
 from .conftest import HTMX, board, log, post_move, replayed, start, url, version_of
 from .solver_support import answer, ask, near_stuck, near_win, run_worker, said, shown_move
@@ -109,7 +110,7 @@ class TestHint:
         assert 'id="hint"' in page
         assert f'action="{url("hint", game)}"' in page
         assert 'id="assist"' in page
-        assert "js/assist.js" in page
+        assert "js/game.js" in page and "js/assist.js" in BUNDLES["js/game.js"]
 
 
 class TestStaleHints:

@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from .guide import GAME_NAMES
-from .models import MAX_PLY
+from .models import MAX_PLY, GradedDeal
 from .rules import MAX_DEAL, RecordError, parse_record
 from .words import record_error_words
 
@@ -39,6 +39,13 @@ class NewGameForm(forms.Form):
     )
     #: Without a deal number: deal one the solver has won (games.services.assist.winnable_deal).
     winnable = forms.BooleanField(label=_("Only deals that can be won"), required=False)
+    #: Without a deal number: a winnable deal of this grade (games.services.daily.graded_deal);
+    #: empty for any deal.
+    grade = forms.ChoiceField(
+        label=_("Difficulty"),
+        required=False,
+        choices=[("", _("any deal")), *GradedDeal.Grade.choices],
+    )
 
     def clean_deal(self) -> int | None:
         text = self.cleaned_data["deal"].strip()

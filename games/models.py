@@ -331,3 +331,101 @@ class DealSearch(models.Model):
 
     def __str__(self) -> str:
         return f"{self.variant} {self.deal} at {self.seconds:g} s: {self.status}"
+
+
+class GradedDeal(models.Model):
+    """A winnable deal with its grade (games/rules/solver/grading.py): the pool "New game" at a
+    difficulty and the daily deals draw from, beside the calibration's sample.
+
+    Written by ``games.services.daily`` alone, once the win the grading search found replays
+    to a win."""
+
+    class Grade(models.TextChoices):
+        EASY = "easy", _("easy")
+        MEDIUM = "medium", _("medium")
+        HARD = "hard", _("hard")
+        EXPERT = "expert", _("expert")
+
+    variant = models.CharField(_("game"), max_length=20, choices=list(GAME_NAMES.items()))
+    deal = models.CharField(_("deal number"), max_length=DEAL_DIGITS)
+    grade = models.CharField(_("grade"), max_length=10, choices=Grade.choices)
+    #: The grading search's positions and the length of its win (its effort).
+    nodes = models.PositiveIntegerField(_("positions searched"), default=0)
+    length = models.PositiveIntegerField(_("moves of the win"), default=0)
+    moves = models.JSONField(_("moves"), default=list)
+    graded_at = models.DateTimeField(_("graded"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("graded deal")
+        verbose_name_plural = _("graded deals")
+        constraints = [
+            models.UniqueConstraint(fields=["variant", "deal"], name="graded_deal_unique"),
+        ]
+        indexes = [models.Index(fields=["variant", "grade"], name="graded_deal_grade")]
+
+    def __str__(self) -> str:
+        return f"{self.variant} {self.deal}: {self.grade}"
+
+
+class DailyDeal(models.Model):
+    """A game's deal of a day (UTC): the same for everyone, proven winnable, its grade that of
+    the day of the week (games/services/daily.py). Made by the first player to ask for it."""
+
+    variant = models.CharField(_("game"), max_length=20, choices=list(GAME_NAMES.items()))
+    day = models.DateField(_("day"))
+    deal = models.CharField(_("deal number"), max_length=DEAL_DIGITS)
+    grade = models.CharField(_("grade"), max_length=10, choices=GradedDeal.Grade.choices)
+
+    class Meta:
+        verbose_name = _("daily deal")
+        verbose_name_plural = _("daily deals")
+        constraints = [
+            models.UniqueConstraint(fields=["variant", "day"], name="daily_deal_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.variant} {self.day}: {self.deal}"
+
+
+class DailyGame(models.Model):
+    """A player's game of a daily deal, started from the daily page: the game that page
+    resumes, and the one its leaderboard may rank."""
+
+    daily = models.ForeignKey(
+        DailyDeal, verbose_name=_("daily deal"), on_delete=models.CASCADE, related_name="games"
+    )
+    game = models.OneToOneField(
+        Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="daily"
+    )
+
+    class Meta:
+        verbose_name = _("game of a daily deal")
+        verbose_name_plural = _("games of daily deals")
+
+    def __str__(self) -> str:
+        return f"{self.daily}: {self.game}"
+
+
+def new_share_token() -> str:
+    """A shared link's token: 128 random bits, URL-safe (22 characters)."""
+    return secrets.token_urlsafe(16)
+
+
+class SharedGame(models.Model):
+    """A public, read-only link to one game (``/s/<token>/``), made by its owner, who may
+    withdraw it (the row is deleted: the link is then a 404). The link shows that game alone."""
+
+    token = models.CharField(
+        _("token"), max_length=32, unique=True, default=new_share_token, editable=False
+    )
+    game = models.OneToOneField(
+        Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="share"
+    )
+    created_at = models.DateTimeField(_("shared"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("shared game")
+        verbose_name_plural = _("shared games")
+
+    def __str__(self) -> str:
+        return f"{self.token}: {self.game}"

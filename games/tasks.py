@@ -36,7 +36,7 @@ from django_tasks_db.models import DBTaskResult
 from .models import Analysis, WinnableDeal
 from .rules import Record, RecordError, position_from_text, replay
 from .rules.solver import heuristic_move, solve
-from .services import winnability
+from .services import graded, winnability
 
 #: One line per failed task (a worker lost under it, or a search that ended in an error);
 #: settings.LOGGING mails it to ADMINS when they are set.
@@ -50,6 +50,9 @@ BEAT = 1.0
 #: A search's task is run at most this many times (a first run and one more after a worker
 #: was lost under it); then the player is told it stopped.
 RUNS = 2
+#: The longest a grading search of one deal is taken to last (its positions are fixed): a
+#: grading task silent for longer than this per deal has lost its worker.
+GRADE_SECONDS = 20
 
 
 class WorkerLost(Exception):
@@ -71,6 +74,14 @@ def find_winnable_deals(variant: str, start: int, count: int, seconds: float) ->
     and store those whose moves replay to a win; the deal numbers stored."""
     recover_lost()
     return store_winnable(variant, winnability.search_deals(variant, start, count, seconds))
+
+
+@task()
+def grade_deals(variant: str, start: int, count: int) -> list[int]:
+    """Grade deals ``start``..``start + count - 1`` of ``variant`` (a fixed number of positions
+    each) and keep the wins in the graded pool; the deal numbers kept."""
+    recover_lost()
+    return graded.grade_deals(variant, start, count)
 
 
 # -- the queue ------------------------------------------------------------------------------
@@ -134,6 +145,14 @@ def deal_searches_under_way() -> set[str]:
     return {args["args"][0] for args in under_way if args["args"]}
 
 
+def gradings_under_way() -> set[str]:
+    """The games whose grading of more deals is queued or running."""
+    under_way = DBTaskResult.objects.filter(
+        task_path=grade_deals.module_path, status__in=["READY", "RUNNING"]
+    ).values_list("args_kwargs", flat=True)
+    return {args["args"][0] for args in under_way if args["args"]}
+
+
 def drained_per_second(now: datetime) -> float:
     """Searches the workers finished in the last minute, per second."""
     done = DBTaskResult.objects.filter(
@@ -169,6 +188,12 @@ def is_lost(run: DBTaskResult, analysis: Analysis | None, now: datetime) -> bool
         return (run.started_at or run.enqueued_at) + 2 * timedelta(seconds=count * seconds) + (
             lease
         ) < now
+    if run.task_path == grade_deals.module_path:
+        # No beat either: a grading search is a fixed number of positions, seconds at most.
+        count = run.args_kwargs["args"][2]
+        return (run.started_at or run.enqueued_at) + timedelta(seconds=count * GRADE_SECONDS) + (
+            lease
+        ) < now
     return last_sign_of_life(run, analysis) + lease < now
 
 
@@ -179,7 +204,7 @@ def recover_lost(now: datetime | None = None) -> int:
     if not cache.add("searches:lost-looked-for", 1, timeout=1):
         return 0
     now = now or timezone.now()
-    ours = [search.module_path, find_winnable_deals.module_path]
+    ours = [search.module_path, find_winnable_deals.module_path, grade_deals.module_path]
     running = list(DBTaskResult.objects.running().filter(task_path__in=ours))
     searched = {run.args_kwargs["args"][0]: run for run in running if run.task_path == ours[0]}
     analyses = Analysis.objects.in_bulk(list(searched))

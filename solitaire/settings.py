@@ -199,6 +199,11 @@ LIMITS = {
     # pages behind one shared address; per game, for two devices side by side and more.
     "poll-address": (600, 60),
     "poll-game": (60, 60),
+    # Shared links made from one address (a game's link is made once: asking again finds it).
+    "share-address": (30, 60 * 60),
+    # Shared boards' images asked for from one address (a chat's preview fetcher asks once;
+    # the image is drawn once per version of the game and then read from the cache).
+    "share-image-address": (120, 60),
 }
 #: Seconds a client refused once by a per-address limit above waits for each next refusal in
 #: the same window, so that a client that never pauses cannot refuse itself hundreds of times a

@@ -175,6 +175,10 @@ UNOWNED = {
     # The integrity check reads every game, as an operator's tool.
     ("games/management/commands/check_games.py", "handle"),
     ("games/management/commands/check_games.py", "_check_again"),
+    # A day's leaderboard ranks every player's won games of the daily deal: it reads only
+    # what a row shows (moves, time, undos, the owner's public name) and the reader's own
+    # game through the rule (games/daily_selectors.py).
+    ("games/daily_selectors.py", "ranked_games"),
     # Starting a game creates it for its owner.
     ("games/services/play.py", "start_game"),
     ("games/services/play.py", "start_from_record"),

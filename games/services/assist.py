@@ -31,14 +31,13 @@ from ..outcomes import Outcome
 from ..owners import Owner
 from ..rules import IllegalMove, Move, MoveSyntaxError
 from ..rules.solver import solutions
+from .graded import pick_unplayed
 from .play import GameError, StalePly, play_out, read_for_play
 
 #: A search still waiting or running after this long is taken as lost (no worker took it, or
 #: one overran it): the page says no answer came, and asking again queues a new one. A worker
 #: lost mid-search is found much sooner, by its missing beat (games.tasks).
 ABANDONED = timedelta(minutes=2)
-#: Fewer unplayed winnable deals than this for a player: search for more in the background.
-LOW_WATER = 5
 #: Deals tried by one background search for winnable deals.
 DEAL_BATCH = 10
 #: The queue's priorities: a hint before an analysis of the same standing; the search for
@@ -248,19 +247,7 @@ def winnable_deals(variant: str) -> set[int]:
 def winnable_deal(owner: Owner, variant: str) -> int | None:
     """A random winnable deal of ``variant``, one the player has not played if there is one;
     None when none is known. Asks for more in the background when few are left unplayed."""
-    pool = winnable_deals(variant)
-    played = {
-        int(deal)
-        for deal in Game.objects.owned_by(owner)
-        .filter(variant=variant)
-        .values_list("deal", flat=True)
-        .distinct()
-    }
-    unplayed = pool - played
-    if len(unplayed) < LOW_WATER:
-        top_up(variant)
-    choices = sorted(unplayed or pool)
-    return random.choice(choices) if choices else None
+    return pick_unplayed(owner, variant, winnable_deals(variant), top_up)
 
 
 def top_up(variant: str) -> bool:

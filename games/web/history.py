@@ -115,6 +115,17 @@ def replay(request: HttpRequest, public_id: str, ply: int | None = None) -> Http
     game = game_or_404(request, public_id)
     if ply is None or ply > game.ply:
         return redirect("games:replay", game.public_id, 0 if ply is None else game.ply)
+    return replay_page(
+        request, game, ply, lambda at: reverse("games:replay", args=[game.public_id, at])
+    )
+
+
+def replay_page(
+    request: HttpRequest, game, ply: int, url_at, page="games/replay.html", **shown
+) -> HttpResponse:
+    """``game`` at ``ply`` (0 to its last) on the page ``page`` (which includes the replay's
+    partial), its steps linking to ``url_at(ply)``; for htmx, just the board and the steps.
+    ``shown``: more for the page's template."""
     replayed = selectors.replayed_at(game, ply)
     position = replayed.before
     said = ""
@@ -130,15 +141,12 @@ def replay(request: HttpRequest, public_id: str, ply: int | None = None) -> Http
         "move": replayed.move or "",
         "said": said,
         "board": build_board(position, playable=False),
-        "steps": {
-            name: reverse("games:replay", args=[game.public_id, target])
-            for name, target in steps.items()
-        },
+        "steps": {name: url_at(target) for name, target in steps.items()},
         "speeds": [(seconds, f"{seconds:g}") for seconds in REPLAY_SPEEDS],
         "slots": max(variant.columns, 11 if variant.stock_deal > 1 else 10),
+        **shown,
     }
     fragment = request.htmx and not request.htmx.history_restore_request
-    template = "games/replay.html#replay" if fragment else "games/replay.html"
-    response = render(request, template, context)
+    response = render(request, "games/replay.html#replay" if fragment else page, context)
     patch_vary_headers(response, ["HX-Request"])
     return response

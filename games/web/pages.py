@@ -17,7 +17,7 @@ from .. import selectors
 from ..forms import RANDOM_DEALS, NewGameForm, parse_deal_number
 from ..guide import BUILD_WORDS, DETAILS, PYSOLFC, SUMMARIES, game_name, layout
 from ..rules import MAX_DEAL, VARIANTS
-from ..services import assist, play
+from ..services import assist, daily, play
 from ..words import NO_WINNABLE_DEAL
 from .draw import game_url, go
 from .edge import echo, variant_or_404
@@ -68,7 +68,13 @@ def new_game(request: HttpRequest) -> HttpResponse:
         return _home(request, form, status=400)
     owner = with_session(request)
     deal = form.cleaned_data["deal"]
-    if deal is None and form.cleaned_data["winnable"]:
+    if deal is None and form.cleaned_data["grade"]:
+        deal = daily.graded_deal(owner, form.cleaned_data["variant"], form.cleaned_data["grade"])
+        if deal is None:
+            messages.info(
+                request, _("No deal of that difficulty is known yet: here is one at random.")
+            )
+    elif deal is None and form.cleaned_data["winnable"]:
         deal = assist.winnable_deal(owner, form.cleaned_data["variant"])
         if deal is None:
             messages.info(request, NO_WINNABLE_DEAL)

@@ -20,6 +20,7 @@ from django.utils.translation import ngettext
 from solitaire import limits
 
 from . import throttle
+from .models import Preferences
 
 
 def throttled(seconds: int) -> ValidationError:
@@ -149,6 +150,37 @@ class EmailForm(forms.ModelForm):
     class Meta:
         model = get_user_model()
         fields = ("email",)
+
+
+class PublicNameForm(forms.Form):
+    """The name the daily leaderboards and shared games show: letters, digits, spaces and
+    ``-_.'``, unique whatever its case; empty for none."""
+
+    public_name = forms.CharField(
+        label=_("Public name"),
+        required=False,
+        max_length=30,
+        help_text=_(
+            "Shown on the daily leaderboards and on the games you share. Leave empty to be "
+            "“a player” there."
+        ),
+        widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_public_name(self) -> str:
+        name = " ".join(self.cleaned_data["public_name"].split())
+        if name and not all(c.isalnum() or c in " -_.'" for c in name):
+            raise forms.ValidationError(
+                _("A public name may hold letters, digits, spaces and - _ . ' only.")
+            )
+        taken = Preferences.objects.filter(public_name__iexact=name).exclude(user=self.user)
+        if name and taken.exists():
+            raise forms.ValidationError(_("Another player has that name: choose another."))
+        return name
 
 
 class DeleteAccountForm(forms.Form):

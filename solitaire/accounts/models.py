@@ -2,6 +2,8 @@
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -68,10 +70,17 @@ class Preferences(models.Model):
     card_back = models.CharField(_("card back"), max_length=8, blank=True, choices=CardBack)
     deck = models.CharField(_("deck"), max_length=8, blank=True, choices=Deck)
     motion = models.CharField(_("animations"), max_length=8, blank=True, choices=Motion)
+    #: The name the daily leaderboards and shared games show; blank for none ("a player").
+    public_name = models.CharField(_("public name"), max_length=30, blank=True, default="")
 
     class Meta:
         verbose_name = _("preferences")
         verbose_name_plural = _("preferences")
+        constraints = [
+            models.UniqueConstraint(
+                Lower("public_name"), condition=~Q(public_name=""), name="public_name_unique"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.user}: {self.language or '-'}, {self.time_zone or '-'}"

@@ -11,6 +11,7 @@ from . import looks, views
 
 urlpatterns = [
     path("", views.account, name="account"),
+    path("name/", views.public_name, name="public_name"),
     path("signup/", views.sign_up, name="signup"),
     path("login/", views.LogIn.as_view(), name="login"),
     path("logout/", views.LogOut.as_view(), name="logout"),

@@ -35,10 +35,12 @@ from .forms import (
     DeleteAccountForm,
     EmailForm,
     LogInForm,
+    PublicNameForm,
     SignUpForm,
     ThrottledPasswordChangeForm,
     refused_for,
 )
+from .models import Preferences
 from .tasks import accounts_of, send_password_reset
 
 
@@ -250,8 +252,38 @@ def _sign_up_page(request: HttpRequest, form: SignUpForm, status: int = 200) -> 
     )
 
 
-def _account_page(request: HttpRequest, form: EmailForm, status: int = 200) -> HttpResponse:
-    return render(request, "registration/account.html", {"form": form}, status=status)
+def _account_page(
+    request: HttpRequest, form: EmailForm, status: int = 200, name_form=None
+) -> HttpResponse:
+    if name_form is None:
+        chosen = Preferences.objects.filter(user=request.user).values_list("public_name")
+        initial = {"public_name": next((name for (name,) in chosen), "")}
+        name_form = PublicNameForm(initial=initial, user=request.user)
+    return render(
+        request,
+        "registration/account.html",
+        {"form": form, "name_form": name_form},
+        status=status,
+    )
+
+
+@login_required
+@require_POST
+def public_name(request: HttpRequest) -> HttpResponse:
+    """Choose the name the daily leaderboards and shared games show (empty: none)."""
+    form = PublicNameForm(request.POST, user=request.user)
+    if not form.is_valid():
+        return _account_page(request, EmailForm(instance=request.user), 400, name_form=form)
+    try:
+        with transaction.atomic():
+            Preferences.objects.update_or_create(
+                user=request.user, defaults={"public_name": form.cleaned_data["public_name"]}
+            )
+    except IntegrityError:
+        form.add_error("public_name", _("Another player has that name: choose another."))
+        return _account_page(request, EmailForm(instance=request.user), 400, name_form=form)
+    messages.success(request, _("Your public name is saved."))
+    return redirect("account")
 
 
 def _next_url(request: HttpRequest) -> str:

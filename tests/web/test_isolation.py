@@ -31,6 +31,7 @@ REQUESTS = [
     ("analysis", "get", {"version": "1"}),
     ("finish", "post", {"ply": "1", "version": "1"}),
     ("play_out", "post", {"ply": "1", "version": "1"}),
+    ("share", "post", {}),
 ]
 
 

@@ -16,7 +16,8 @@ from django.urls.resolvers import LocalePrefixPattern
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from games.models import Game
+from games.days import today
+from games.models import Game, SharedGame
 from tests.test_catalogues import entries
 
 from .conftest import HTMX, board, post_move, start, url, won_record
@@ -90,6 +91,11 @@ def player(db) -> tuple[Client, Game, Game]:
     return client, game, won
 
 
+def shared_token(game: Game) -> str:
+    """The token of ``game``'s shared link, made here if it has none."""
+    return SharedGame.objects.get_or_create(game=game)[0].token
+
+
 def requests_of(client: Client, game: Game, won: Game) -> list[tuple[str, str, str, dict]]:
     """(route name, method, path, data) for every page and action of the site."""
     user = game.owner
@@ -97,6 +103,7 @@ def requests_of(client: Client, game: Game, won: Game) -> list[tuple[str, str, s
         urlsafe_base64_encode(force_bytes(user.pk)),
         default_token_generator.make_token(user),
     )
+    month = (today().year, today().month)
     return [
         ("pages:home", "get", reverse("pages:home"), {}),
         ("pages:rules", "get", reverse("pages:rules", args=["forty-devils"]), {}),
@@ -138,7 +145,23 @@ def requests_of(client: Client, game: Game, won: Game) -> list[tuple[str, str, s
         ("games:play_out", "post", url("play_out", game), board(game)),
         # Without JavaScript: the page that asks first (with htmx: given up, last of the game's).
         ("games:give_up", "post", url("give_up", game), {"ply": "1", "version": "1"}),
+        ("games:daily", "get", reverse("games:daily"), {}),
+        ("games:daily_play", "get", reverse("games:daily_play", args=["lucas"]), {}),
+        ("games:daily_day", "get", reverse("games:daily_day", args=["lucas", today()]), {}),
+        (
+            "games:daily_play_day",
+            "post",
+            reverse("games:daily_play_day", args=["maria", today()]),
+            {},
+        ),
+        ("games:daily_month", "get", reverse("games:daily_month", args=["lucas", *month]), {}),
+        ("games:share", "post", url("share", won), {}),
+        ("games:shared", "get", reverse("games:shared", args=[shared_token(won)]), {}),
+        ("games:shared_at", "get", reverse("games:shared_at", args=[shared_token(won), 1]), {}),
+        ("games:shared_image", "get", reverse("games:shared_image", args=["nope"]), {}),
+        ("games:withdraw_share", "post", reverse("games:withdraw_share", args=["nope"]), {}),
         ("account", "get", reverse("account"), {}),
+        ("public_name", "post", reverse("public_name"), {"public_name": "<no>"}),
         ("signup", "get", reverse("signup"), {}),
         ("login", "get", reverse("login"), {}),
         ("logout", "get", reverse("logout"), {}),

@@ -1,0 +1,210 @@
+"""Read-only queries of the deals by difficulty, the daily deals and their leaderboards (the
+part of the selectors that issue 29 brought; games/selectors.py holds the rest)."""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+from solitaire.accounts.models import Preferences
+
+from .days import day_bounds, today
+from .models import DailyDeal, Game, GradedDeal, SharedGame, clock_text
+from .owners import Owner
+from .rules.solver.grading import sample_wins
+
+#: Why a won daily game does not rank, in words.
+HELPED = _("Your win does not rank: you asked for a hint, an analysis or the solver's Finish.")
+LATE = _("Your win does not rank: it came after the day was over.")
+
+
+def grades_of(deals: Iterable[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """The known grade of each (game, deal number as text) of ``deals``, in one query."""
+    deals = set(deals)
+    known = {}
+    for variant in {variant for variant, _deal in deals}:
+        known.update({(variant, str(deal)): grade for deal, grade in sample_wins(variant)})
+    found = {key: known[key] for key in deals if key in known}
+    missing = deals - found.keys()
+    if missing:
+        rows = GradedDeal.objects.filter(
+            variant__in={v for v, _d in missing}, deal__in={d for _v, d in missing}
+        ).values_list("variant", "deal", "grade")
+        found.update({(v, d): g for v, d, g in rows if (v, d) in missing})
+    return found
+
+
+def grade_known(variant: str, deal: int | str) -> str | None:
+    """The grade of one deal, when it is known."""
+    return grades_of([(variant, str(deal))]).get((variant, str(deal)))
+
+
+#: The rows a leaderboard shows; the player's own row is shown besides, wherever it ranks.
+TOP = 50
+
+
+@dataclass(frozen=True)
+class Row:
+    """One ranked win: its place, the player's public name ("" for none), the player's own
+    moves, time and undos, and whether it is the reader's own."""
+
+    rank: int
+    name: str
+    moves: int
+    milliseconds: int
+    undos: int
+    mine: bool
+    public_id: str
+
+    @property
+    def clock(self) -> str:
+        return clock_text(self.milliseconds)
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    rows: list[Row]
+    #: The reader's own row when it ranks below the top rows shown.
+    own: Row | None
+    total: int
+    #: Why the reader's own game of the day does not rank ("" when it does, or they have none).
+    unranked: str = ""
+
+
+def ranked_games(deal: DailyDeal):
+    """The wins that rank on ``deal``'s day, best first: games started from the daily page,
+    won by play before the day ended (UTC) without a hint, an analysis or the solver's Finish;
+    fewest own moves first, then least time. Every player's: a leaderboard acts for no one."""
+    _start, end = day_bounds(deal.day)
+    return (
+        Game.objects.filter(
+            daily__daily=deal, status=Game.Status.WON, hint_count=0, finished_at__lt=end
+        )
+        .annotate(own_moves=F("ply") - F("automatic_ply"))
+        .order_by("own_moves", "milliseconds_played", "finished_at", "pk")
+    )
+
+
+def public_names(user_ids) -> dict[int, str]:
+    """The public names the players of ``user_ids`` chose (none: not in the answer)."""
+    if not user_ids:
+        return {}
+    named = Preferences.objects.filter(user_id__in=user_ids).exclude(public_name="")
+    return dict(named.values_list("user_id", "public_name"))
+
+
+def leaderboard(deal: DailyDeal, owner: Owner) -> Leaderboard:
+    """``deal``'s day ranked: the top ``TOP`` rows and the reader's own (marked, and shown
+    apart when below them), in three queries whatever the number of rows."""
+    fields = ("pk", "public_id", "owner_id", "own_moves", "milliseconds_played", "undo_count")
+    ranked = ranked_games(deal)
+    top = list(ranked.values(*fields)[:TOP])
+    mine = game_of_day(owner, deal)
+    own = None
+    total = len(top) if len(top) < TOP else ranked.count()
+    if mine is not None and mine.pk not in {g["pk"] for g in top}:
+        placed = ranked.filter(pk=mine.pk).values(*fields).first()
+        if placed is not None:
+            ahead = ranked.filter(
+                Q(own_moves__lt=placed["own_moves"])
+                | Q(
+                    own_moves=placed["own_moves"],
+                    milliseconds_played__lt=placed["milliseconds_played"],
+                )
+            ).count()
+            own = placed | {"rank": ahead + 1}
+    names = public_names({g["owner_id"] for g in [*top, *([own] if own else [])] if g["owner_id"]})
+    mine_pk = mine.pk if mine is not None else None
+
+    def row(game: dict, rank: int) -> Row:
+        return Row(
+            rank,
+            names.get(game["owner_id"], "") if game["owner_id"] else "",
+            game["own_moves"],
+            game["milliseconds_played"],
+            game["undo_count"],
+            game["pk"] == mine_pk,
+            game["public_id"],
+        )
+
+    rows = [row(game, n) for n, game in enumerate(top, 1)]
+    return Leaderboard(
+        rows, row(own, own["rank"]) if own else None, total, unranked_reason(mine, deal)
+    )
+
+
+def game_of_day(owner: Owner, deal: DailyDeal) -> Game | None:
+    """The reader's game of ``deal``, if they started one (by the ownership rule)."""
+    return Game.objects.owned_by(owner).filter(daily__daily=deal).order_by("created_at").first()
+
+
+def unranked_reason(game: Game | None, deal: DailyDeal) -> str:
+    """Why the reader's won game of the day does not rank, in words ("" when it does, or is not
+    won)."""
+    if game is None or game.status != Game.Status.WON:
+        return ""
+    if game.hint_count:
+        return str(HELPED)
+    if game.finished_at >= day_bounds(deal.day)[1]:
+        return str(LATE)
+    return ""
+
+
+def results_of(owner: Owner, deals: list[DailyDeal]) -> dict[int, Game]:
+    """The reader's game of each of ``deals`` that they started, by the deal's id (one query)."""
+    games = (
+        Game.objects.owned_by(owner)
+        .filter(daily__daily__in=deals)
+        .annotate(daily_id=F("daily__daily_id"))
+        .order_by("-created_at")
+    )
+    return {game.daily_id: game for game in games}
+
+
+def days_won(owner: Owner, variant: str, first: date, last: date) -> set[date]:
+    """The days from ``first`` to ``last`` whose daily deal of ``variant`` the reader won."""
+    return set(
+        Game.objects.owned_by(owner)
+        .filter(
+            variant=variant,
+            status=Game.Status.WON,
+            daily__daily__day__gte=first,
+            daily__daily__day__lte=last,
+        )
+        .values_list("daily__daily__day", flat=True)
+    )
+
+
+def daily_streak(owner: Owner) -> int:
+    """Days in a row, up to today or yesterday (UTC), on which the reader won a daily deal of
+    some game (one query)."""
+    won = (
+        Game.objects.owned_by(owner)
+        .filter(status=Game.Status.WON, daily__isnull=False)
+        .values_list("daily__daily__day", "finished_at")
+    )
+    # A day counts when its deal was won that day: past days played later make no streak.
+    days = {day for day, finished in won if day_bounds(day)[0] <= finished < day_bounds(day)[1]}
+    day = today()
+    if day not in days:
+        day -= timedelta(days=1)
+    streak = 0
+    while day in days:
+        streak += 1
+        day -= timedelta(days=1)
+    return streak
+
+
+def shared(token: str) -> SharedGame | None:
+    """The shared link ``token`` with its game (one query): a link names one game, and this is
+    the only game it shows. None for no such link (or a withdrawn one)."""
+    return SharedGame.objects.select_related("game").filter(token=token).first()
+
+
+def owner_name(game: Game) -> str:
+    """The public name of ``game``'s player, when they chose one ("" for a guest, or none)."""
+    if game.owner_id is None:
+        return ""
+    return public_names({game.owner_id}).get(game.owner_id, "")

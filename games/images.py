@@ -1,0 +1,109 @@
+"""The board drawn as a PNG (Pillow), for a shared game's link preview (Open Graph and Twitter
+cards): 1200 by 630 pixels, the size those previews ask for. No words on it (a preview is shown in
+any language): the stock and the waste, the eight foundations and every column, cards drawn
+as their rank and a suit shape, red or black, face-down cards as backs."""
+
+import io
+from functools import cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from .rules import Position
+from .rules.cards import is_red, rank_of, suit_of
+
+WIDTH, HEIGHT = 1200, 630
+TABLE = (22, 101, 52)
+CARD = (250, 250, 246)
+EDGE = (40, 40, 40)
+BACK = (38, 76, 160)
+RED, BLACK = (196, 30, 40), (25, 25, 25)
+EMPTY = (18, 80, 42)
+RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
+#: Suits in the notation's order: clubs, diamonds, hearts, spades.
+CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
+
+
+@cache
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's own font (no file needed on the server)."""
+    return ImageFont.load_default(size=size)
+
+
+def board_png(position: Position) -> bytes:
+    """``position`` drawn, as PNG bytes."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), TABLE)
+    draw = ImageDraw.Draw(image)
+    slots = max(len(position.columns), 10)
+    gap = 8
+    width = min(86, (WIDTH - gap * (slots + 1)) // slots)
+    height = int(width * 1.4)
+    left = (WIDTH - (slots * width + (slots - 1) * gap)) // 2
+    top = 14
+    # The top row: the stock, the waste, the eight foundations.
+    place = left
+    pile(draw, place, top, width, height, position.stock[-1] if position.stock else None, False)
+    place += width + gap
+    pile(draw, place, top, width, height, position.waste[-1] if position.waste else None, True)
+    place = left + (slots - 8) * (width + gap)
+    for foundation in position.foundations:
+        pile(draw, place, top, width, height, foundation[-1] if foundation else None, True)
+        place += width + gap
+    # The columns, their cards fanned down in the room left.
+    below = top + height + 18
+    longest = max((len(c) for c in position.columns), default=1)
+    strip = min(int(height * 0.3), max(8, (HEIGHT - below - height - 6) // max(1, longest - 1)))
+    for j, column in enumerate(position.columns):
+        x = left + j * (width + gap)
+        if not column:
+            pile(draw, x, below, width, height, None, True)
+        for n, card in enumerate(column):
+            pile(draw, x, below + n * strip, width, height, card, n >= position.down[j])
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=False)
+    return out.getvalue()
+
+
+def pile(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, card, face_up: bool):
+    """A card at (x, y), or an empty place when ``card`` is None."""
+    box = (x, y, x + w, y + h)
+    if card is None:
+        draw.rounded_rectangle(box, radius=w // 10, outline=EMPTY, width=3)
+        return
+    if not face_up:
+        draw.rounded_rectangle(box, radius=w // 10, fill=BACK, outline=CARD, width=2)
+        return
+    draw.rounded_rectangle(box, radius=w // 10, fill=CARD, outline=EDGE, width=1)
+    colour = RED if is_red(card) else BLACK
+    size = max(10, w // 4)
+    rank = rank_of(card)
+    draw.text((x + 4, y + 2), RANKS.get(rank, str(rank)), fill=colour, font=font(size))
+    suit(draw, suit_of(card), x + w - size // 2 - 5, y + size // 2 + 4, size // 2, colour)
+    suit(draw, suit_of(card), x + w // 2, y + h // 2 + size // 3, w // 4, colour)
+
+
+def suit(draw: ImageDraw.ImageDraw, which: int, cx: int, cy: int, r: int, colour) -> None:
+    """A suit's shape of half-width ``r`` centred at (cx, cy)."""
+    if which == DIAMONDS:
+        draw.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=colour)
+        return
+    if which == CLUBS:
+        small = r * 5 // 10
+        for dx, dy in ((0, -r * 5 // 10), (-r * 5 // 10, r // 8), (r * 5 // 10, r // 8)):
+            draw.ellipse(
+                (cx + dx - small, cy + dy - small, cx + dx + small, cy + dy + small), colour
+            )
+    else:
+        # A heart, or upside down a spade: two lobes and a point.
+        sign = 1 if which == HEARTS else -1
+        lobe = r // 2
+        for dx in (-lobe, lobe):
+            cy_lobe = cy - sign * lobe // 2
+            draw.ellipse((cx + dx - lobe, cy_lobe - lobe, cx + dx + lobe, cy_lobe + lobe), colour)
+        draw.polygon(
+            [(cx - r, cy - sign * lobe // 3), (cx + r, cy - sign * lobe // 3), (cx, cy + sign * r)],
+            fill=colour,
+        )
+        if which == HEARTS:
+            return
+    # The stem of a club or a spade.
+    draw.polygon([(cx, cy), (cx - r // 2, cy + r), (cx + r // 2, cy + r)], fill=colour)

@@ -1,0 +1,123 @@
+"""The daily deals' pages: today's ten (``/daily/``), a game's deal of today (``/daily/<game>/``,
+which opens the player's game of it), a day's page with its leaderboard
+(``/daily/<game>/<YYYY-MM-DD>/``) and a month's calendar (``/daily/<game>/<YYYY-MM>/``)."""
+
+import calendar
+from datetime import date, timedelta
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from solitaire import limits
+
+from .. import daily_selectors, days
+from ..rules import VARIANTS
+from ..services import daily
+from .draw import game_url
+from .edge import NO_SUCH_GAME, variant_or_404
+from .player import autoplay_settings, with_session
+
+
+def day_or_404(day: date) -> date:
+    try:
+        days.check_day(day)
+    except days.NoSuchDay:
+        raise Http404(NO_SUCH_GAME) from None
+    return day
+
+
+@require_GET
+def today(request: HttpRequest) -> HttpResponse:
+    """Today's deal of each game, its grade and the player's result."""
+    deals = daily.todays_deals(list(VARIANTS))
+    results = daily_selectors.results_of(request.owner, deals)
+    rows = [(deal, VARIANTS[deal.variant], results.get(deal.pk)) for deal in deals]
+    return render(
+        request,
+        "games/daily.html",
+        {"rows": rows, "day": days.today(), "streak": daily_selectors.daily_streak(request.owner)},
+    )
+
+
+@require_GET
+@limits.per_address("new-game-address", methods=("GET",))
+def play_today(request: HttpRequest, variant: str) -> HttpResponse:
+    """The player's game of today's deal of ``variant``, started if needed."""
+    variant_or_404(variant)
+    game = daily.play_daily(
+        with_session(request), variant, days.today(), autoplay_settings(request)
+    )
+    return redirect(game_url(game))
+
+
+@require_POST
+@limits.per_address("new-game-address")
+def play_day(request: HttpRequest, variant: str, day: date) -> HttpResponse:
+    """The player's game of a day's deal (a past day's, from the calendar), started if needed."""
+    variant_or_404(variant)
+    day_or_404(day)
+    game = daily.play_daily(with_session(request), variant, day, autoplay_settings(request))
+    return redirect(game_url(game))
+
+
+@require_GET
+def day_page(request: HttpRequest, variant: str, day: date) -> HttpResponse:
+    """A day's deal of a game: its grade, the player's game, the leaderboard."""
+    rules = variant_or_404(variant)
+    deal = daily.daily_deal(variant, day_or_404(day))
+    board = daily_selectors.leaderboard(deal, request.owner)
+    return render(
+        request,
+        "games/daily_day.html",
+        {
+            "variant": rules,
+            "deal": deal,
+            "board": board,
+            "is_today": day == days.today(),
+            "mine": daily_selectors.game_of_day(request.owner, deal),
+            "month_url": reverse("games:daily_month", args=[variant, day.year, day.month]),
+        },
+    )
+
+
+@require_GET
+def month_page(request: HttpRequest, variant: str, year: int, month: int) -> HttpResponse:
+    """A month's calendar of a game's daily deals, the days the player won marked."""
+    rules = variant_or_404(variant)
+    if not 1 <= month <= 12 or not 2000 <= year <= 9999:
+        raise Http404(NO_SUCH_GAME)
+    first = date(year, month, 1)
+    last = first + timedelta(days=calendar.monthrange(year, month)[1] - 1)
+    now = days.today()
+    if last < days.earliest() or first > now:
+        raise Http404(NO_SUCH_GAME)
+    won = daily_selectors.days_won(request.owner, variant, first, last)
+    weeks = [
+        [
+            None
+            if day.month != month
+            else {
+                "day": day,
+                "won": day in won,
+                "open": days.earliest() <= day <= now,
+            }
+            for day in week
+        ]
+        for week in calendar.Calendar().monthdatescalendar(year, month)
+    ]
+    before = first - timedelta(days=1)
+    after = last + timedelta(days=1)
+    return render(
+        request,
+        "games/daily_month.html",
+        {
+            "variant": rules,
+            "first": first,
+            "weeks": weeks,
+            "weekdays": [date(2024, 1, n) for n in range(1, 8)],  # a Monday to a Sunday
+            "before": before if before >= days.earliest() else None,
+            "after": after if after <= now else None,
+        },
+    )

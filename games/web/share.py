@@ -1,0 +1,92 @@
+"""Shared games: **Share** makes a public, read-only link to the player's game
+(``/s/<token>/``); the link's page shows the deal, its grade, the result and the replay move by
+move, with "Play this deal", and carries Open Graph and Twitter card tags whose image is the
+board drawn on the server (``/s/<token>/board.png``, cached); the owner may withdraw it, after
+which it is a 404."""
+
+from django.contrib import messages
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_GET, require_POST
+
+from solitaire import limits
+
+from .. import daily_selectors
+from ..forms import NewGameForm
+from ..images import board_png
+from ..models import Game, SharedGame
+from ..services import sharing
+from .draw import game_url
+from .edge import NO_SUCH_GAME, or_404
+from .history import replay_page
+
+#: How long a drawn board stays in the cache: a game's version names its board, so a newer
+#: move draws anew; the old image simply ages out.
+IMAGE_SECONDS = 24 * 60 * 60
+
+
+def link_or_404(token: str) -> SharedGame:
+    link = daily_selectors.shared(token)
+    if link is None:
+        raise Http404(NO_SUCH_GAME)
+    return link
+
+
+@require_POST
+@limits.per_address("share-address")
+def share(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Make (or find) the link to the player's game, and show its page."""
+    link = or_404(sharing.share, request.owner, public_id)
+    messages.success(request, _("Anyone with this link sees this game, read-only."))
+    return redirect("games:shared", link.token)
+
+
+@require_POST
+def withdraw(request: HttpRequest, token: str) -> HttpResponse:
+    """The owner withdraws the link: from now on it is a 404. Anyone else: a 404."""
+    game = sharing.withdraw(request.owner, token)
+    if game is None:
+        raise Http404(NO_SUCH_GAME)
+    messages.success(request, _("The link is withdrawn: it no longer opens this game."))
+    return redirect(game_url(game))
+
+
+@require_GET
+def shared(request: HttpRequest, token: str, ply: int | None = None) -> HttpResponse:
+    """The shared game at ``ply`` (its end when none is given), read-only."""
+    link = link_or_404(token)
+    game = link.game
+    at = game.ply if ply is None or ply > game.ply else ply
+    image = request.build_absolute_uri(reverse("games:shared_image", args=[token]))
+    return replay_page(
+        request,
+        game,
+        at,
+        lambda target: reverse("games:shared_at", args=[token, target]),
+        page="games/share.html",
+        link=link,
+        grade=daily_selectors.grade_known(game.variant, game.deal),
+        name=daily_selectors.owner_name(game),
+        mine=Game.objects.owned_by(request.owner).filter(pk=game.pk).exists(),
+        image_url=image,
+        page_url=request.build_absolute_uri(reverse("games:shared", args=[token])),
+        again=NewGameForm(initial={"variant": game.variant, "deal": game.deal}),
+    )
+
+
+@require_GET
+@limits.per_address("share-image-address", methods=("GET",))
+@cache_control(public=True, max_age=300)
+def shared_image(request: HttpRequest, token: str) -> HttpResponse:
+    """The board of the shared game as it now is, a PNG, drawn once per version of the game."""
+    game = link_or_404(token).game
+    key = f"share-png:{token}:{game.version}"
+    png = cache.get(key)
+    if png is None:
+        png = board_png(game.position())
+        cache.set(key, png, IMAGE_SECONDS)
+    return HttpResponse(png, content_type="image/png")

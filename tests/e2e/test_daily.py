@@ -1,0 +1,109 @@
+"""Two players win today's daily deal in different numbers of moves and both see the
+leaderboard in that order, each their own row marked; one shares the game, and a logged-out
+browser opens the link and steps through the replay."""
+
+import pytest
+from django.core.cache import cache
+from playwright.sync_api import expect
+
+from games.models import Game
+from games.owners import Owner
+from games.rules import Move
+from games.rules.solver import WON, solve
+from games.services import play
+
+from .conftest import BOARD, DESKTOP, _close, _new_page
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    cache.clear()
+
+
+def win_moves(position) -> list[str]:
+    """A win from ``position`` found by the solver (a fixed number of positions)."""
+    result = solve(position, seconds=None, max_nodes=60_000)
+    assert result.status == WON
+    return [str(m) for m in result.moves]
+
+
+def with_a_detour(position, moves: list[str]) -> list[str]:
+    """``moves`` with two more in them that cancel out: a card moved to another column and
+    straight back, found by the engine along the win."""
+    for n, text in enumerate(moves):
+        for move in position.legal_moves():
+            there = str(move)
+            source, _sep, target = there.partition("-")
+            if not (source.startswith("t") and target.startswith("t")) or ":" in source:
+                continue
+            before = position.key()
+            position.play(move)
+            back = Move.parse(f"{target}-{source}")
+            if back in position.legal_moves():
+                position.play(back)
+                if position.key() == before:
+                    return [*moves[:n], there, str(back), *moves[n:]]
+                position.undo()
+            position.undo()
+        position.play(Move.parse(text))
+    raise AssertionError("no detour found along the win")
+
+
+def play_daily_in(page, live_server) -> Game:
+    """Open today's Lucas deal in ``page``'s browser: the game the page shows."""
+    page.goto(f"{live_server.url}/daily/lucas/")
+    expect(page.locator(BOARD)).to_have_attribute("data-variant", "lucas")
+    return Game.objects.get(public_id=page.url.rstrip("/").split("/")[-1])
+
+
+def finish_by_play(game: Game, moves: list[str]) -> Game:
+    """Play ``moves`` on the player's game as their own moves (checked by the engine)."""
+    owner = Owner(session_key=game.session_key)
+    return play.play_out(owner, game, [Move.parse(m) for m in moves]).game
+
+
+def test_two_players_rank_and_a_shared_game_replays_logged_out(browser, live_server, screenshot):
+    ann_context, ann = _new_page(browser, DESKTOP)
+    bob_context, bob = _new_page(browser, DESKTOP)
+    guest_context, guest = _new_page(browser, DESKTOP)
+    try:
+        ann_game = play_daily_in(ann, live_server)
+        bob_game = play_daily_in(bob, live_server)
+        assert ann_game.deal == bob_game.deal and ann_game.pk != bob_game.pk
+        short = win_moves(ann_game.position())
+        long = with_a_detour(bob_game.position(), win_moves(bob_game.position()))
+        assert finish_by_play(ann_game, short).status == Game.Status.WON
+        assert finish_by_play(bob_game, long).status == Game.Status.WON
+
+        for page, mine in ((ann, len(short)), (bob, len(long))):
+            page.goto(f"{live_server.url}/daily/")
+            page.get_by_role("link", name="Leaderboard of Lucas").click()
+            rows = page.locator("table.leaderboard tbody tr")
+            expect(rows).to_have_count(2)
+            moves = [int(t) for t in rows.locator("td:nth-child(3)").all_inner_texts()]
+            assert moves[0] < moves[1]
+            expect(page.locator("tr.mine td:nth-child(3)")).to_have_text(str(mine))
+            expect(page.locator("tr.mine th")).to_have_text("a player (you)")
+        screenshot(ann, "daily-leaderboard")
+
+        ann.goto(f"{live_server.url}/g/{ann_game.public_id}/")
+        ann.get_by_role("button", name="Share this game").click()
+        expect(ann.get_by_role("button", name="Withdraw this link")).to_be_visible()
+        link = ann.url
+
+        guest.goto(link)
+        expect(guest.locator("h1")).to_contain_text("A shared game: Lucas")
+        expect(guest.get_by_role("button", name="Withdraw this link")).to_have_count(0)
+        expect(guest.locator(".replay-at")).to_contain_text(f"Move {ann_game.ply} of")
+        guest.get_by_role("link", name="First").click()
+        expect(guest.locator(".replay-at")).to_contain_text("Move 0 of")
+        guest.get_by_role("link", name="Forward").click()
+        expect(guest.locator(".replay-at")).to_contain_text("Move 1 of")
+        screenshot(guest, "shared-game")
+        image = guest.request.get(f"{link}board.png")
+        assert image.ok and image.headers["content-type"] == "image/png"
+    finally:
+        for context, page in ((ann_context, ann), (bob_context, bob), (guest_context, guest)):
+            _close(context, page)

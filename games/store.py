@@ -37,6 +37,7 @@ from .owners import Owner
 #: Game's fields, and their columns in the order ``Game.from_db`` takes them: the model's own.
 GAME_FIELDS = tuple(Game._meta.concrete_fields)
 GAME_COLUMNS = tuple(field.column for field in GAME_FIELDS)
+COLUMN_OF = {field.name: field.column for field in GAME_FIELDS}
 SELECT_GAME = (
     f"SELECT {', '.join(GAME_COLUMNS)} FROM {Game._meta.db_table} WHERE public_id = %s AND "
 )
@@ -137,7 +138,7 @@ def save_play(
     # In one PostgreSQL statement a DELETE and an INSERT run in no set order: a ply deleted
     # and inserted again could clash. No action does both.
     assert not (rows and after is not None), "an action deletes moves or adds them, not both"
-    sets = ", ".join(f"{Game._meta.get_field(name).column} = %s" for name in fields)
+    sets = ", ".join(f"{COLUMN_OF[name]} = %s" for name in fields)
     owned, owners = owner_predicate(owner)
     update = f"UPDATE games_game SET {sets} WHERE id = %s AND version = %s AND {owned}"
     connection = connections[DEFAULT_DB_ALIAS]

@@ -129,7 +129,8 @@
       ? {
           from: flight.from,
           boxes: flight.tokens.map((token) => box(token.el)),
-          left: Math.max(1, flight.end - performance.now()),
+          left: Math.max(1, ...flight.tokens.flatMap((token) => token.el.getAnimations())
+            .map((a) => a.effect.getComputedTiming().endTime - (a.currentTime || 0))),
         }
       : null;
     return { piles, dropped, predicted };
@@ -544,8 +545,8 @@
   // -- playing ahead of the answer ---------------------------------------------------------
 
   /** Cards set off before the server's answer (predict), in the order the actions were made,
-      each flight waiting for its answer: {from, to, n, codes, tokens: [{el, origin, real}],
-      end}. Their stand-ins fly in a layer of their own, outside the board (an answer replaces
+      each flight waiting for its answer: {from, to, n, codes, tokens: [{el, origin, real}]}.
+      Their stand-ins fly in a layer of their own, outside the board (an answer replaces
       the board, not them), above the answers' stand-ins: cards dealt ahead lie on top. */
   const flights = [];
   /** The flight whose answer is being swapped in: {flight, refused}. */
@@ -618,7 +619,7 @@
     const layer = aheadLayer();
     const origin = layer.getBoundingClientRect();
     const still = off();
-    const flight = { from, to, n, codes: codesOf(reals), tokens: [], end: performance.now() + (still ? 0 : MOVE) };
+    const flight = { from, to, n, codes: codesOf(reals), tokens: [] };
     const els = deal ? [backOf({ up: false, flips: [] })] : reals.map(copy);
     els.forEach((el, k) => {
       const size = origins[k];

@@ -176,7 +176,7 @@
       source: b,
       target: b,
       swap: "outerHTML",
-      values: action.values,
+      values: typeof action.values === "function" ? action.values() : action.values,
       headers: { "X-CSRFToken": token },
     });
   }
@@ -215,6 +215,9 @@
     }
     last = action ? { kind: action.kind, steps } : null;
     if (action && action.flight && ahead()) ahead().back(action.flight);
+    // An answer with no move played nothing: the board it brings is the server's (a stale
+    // board, a refusal), and what waits was made on the one the page showed.
+    if (action && !steps.length) dropQueue();
     next();
   }
   document.addEventListener("htmx:afterSettle", () => {
@@ -259,33 +262,40 @@
     return cardAction("foundation", "foundationUrl", { pick }, pick, target);
   }
 
-  /** Deal from the stock (or redeal). A card dealt sets off face down at once while the stock
-      holds one for it beyond those dealt ahead, when one card is dealt at a time (a fanned
-      waste takes three) and no waiting action touches the waste. */
+  /** Deal from the stock, or redeal: whichever the stock's button offers when the action is
+      sent (a deal pressed while a redeal waits is a deal). A card dealt sets off face down at
+      once while the stock holds one for it beyond those dealt ahead, when one card is dealt at
+      a time (a fanned waste takes three) and no waiting action touches the waste; a redeal
+      sets off at once when nothing waits: the waste's cards fly to the stock. */
   function deal() {
     const b = board();
     const button = b && b.querySelector('[data-pile="s"] button');
-    if (!button && !queue.length && !sending) return false;
-    const kind = button ? button.value : "deal";
-    const waiting = [sending, ...queue].filter((action) => action && action.kind === "deal");
-    const count = button ? Number(button.textContent.trim()) || 0 : 0;
+    const waiting = [sending, ...queue].filter(Boolean);
+    if (!button && !waiting.length) return false;
+    const stock = () => board().querySelector('[data-pile="s"] button');
     const waste = pileOf("w");
-    const others = [sending, ...queue].some(
-      (a) => a && a.kind !== "deal" && (a.piles.includes("w") || a.piles.includes("*")),
-    );
-    const dealt = kind === "deal" && count > waiting.length && waste &&
-      !waste.classList.contains("fanned") && !others && ahead();
-    const flight = dealt ? ahead().predict("s", "w", 1) : null;
+    let flight = null;
+    if (button && waste && ahead()) {
+      const others = waiting.some(
+        (a) => a.kind !== "deal" && (a.piles.includes("w") || a.piles.includes("*")),
+      );
+      const dealt = waiting.filter((a) => a.kind === "deal").length;
+      const count = Number(button.textContent.trim()) || 0;
+      const shown = waste.querySelectorAll(":scope > .card").length;
+      if (button.value === "deal" && count > dealt && !waste.classList.contains("fanned") &&
+          !others) {
+        flight = ahead().predict("s", "w", 1);
+      } else if (button.value === "redeal" && !waiting.length && shown) {
+        flight = ahead().predict("w", "s", shown);
+      }
+    }
     return enqueue({
-      kind: kind === "redeal" ? "redeal" : "deal",
+      kind: "deal",
       url: () => board().dataset.moveUrl,
-      values: { move: kind },
+      values: () => ({ move: stock().value }),
       piles: ["s", "w"],
       flight,
-      still: () => {
-        const now = board().querySelector('[data-pile="s"] button');
-        return Boolean(now) && now.value === kind;
-      },
+      still: () => Boolean(stock()),
     });
   }
 

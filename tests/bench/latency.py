@@ -281,21 +281,27 @@ def visits(browser, url: str, rtt: int, deal_number: int) -> list[tuple[float, i
     session.send("Network.clearBrowserCache")
     out = []
     for _visit in range(2):
-        requests = []
+        finished = []
 
-        def note(request, requests=requests):
-            requests.append(request)
+        def note(request, finished=finished):
+            finished.append(request)
 
-        page.on("request", note)
+        page.on("requestfinished", note)
         page.goto("about:blank")
         page.goto(game_url)
         page.wait_for_load_state("load")
         page.wait_for_timeout(300)
-        page.remove_listener("request", note)
+        page.remove_listener("requestfinished", note)
         found = page.evaluate(VISIT)
         # Requests after the page itself that went over the network (a cached file's does not),
-        # the icon (not in the page's resource timing) included.
-        icon = [r for r in requests if r.url.endswith(".svg") and r.url not in found["fetched"]]
+        # the icon (not in the page's resource timing) included when it came with a body.
+        icon = [
+            r
+            for r in finished
+            if r.url.endswith(".svg")
+            and r.url not in found["fetched"]
+            and r.sizes()["responseBodySize"] > 0
+        ]
         fetched = [u for u in found["fetched"] if "/poll" not in u]
         out.append((found["playable"], len(fetched) + len(icon), found["bytes"]))
     context.close()

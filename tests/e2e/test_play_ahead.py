@@ -260,3 +260,29 @@ def test_under_reduced_motion_the_card_is_in_its_new_place_before_the_answer(bro
     finally:
         page.unroute(ACTIONS)
         context.close()
+
+
+def test_a_redeal_sets_off_at_once_the_wastes_cards_flying_to_the_stock(page, live_server):
+    open_deal(page, live_server, "little-forty", 1)
+    stock = page.locator(f"{BOARD} .stock-button")
+    while stock.get_attribute("value") == "deal":
+        before = ply(page)
+        stock.click()
+        expect(page.locator(STATE)).not_to_have_attribute("data-ply", str(before))
+    wait_until(page, "!document.querySelector('.motion-layer')")
+    at = ply(page)
+    shown = layout(page)["w"]
+    assert shown, "the waste shows cards to redeal"
+    held = Held(page)
+    stock.click()
+    held.wait()
+    flying = ahead(page)
+    assert [s["card"] for s in flying] == shown and all(s["travels"] for s in flying)
+    page.evaluate("document.getAnimations().forEach(a => a.finish())")
+    to_box = box_of(pile(page, "s"))
+    for landed in ahead(page):
+        assert abs(centre_x(landed["box"]) - centre_x(to_box)) < to_box[2] / 2
+    held.release()
+    expect(page.locator(STATE)).not_to_have_attribute("data-ply", str(at))
+    expect(page.locator(".motion-layer.ahead")).to_have_count(0)
+    assert layout(page)["w"] == []

@@ -3,6 +3,7 @@ leaderboard in that order, each their own row marked; one shares the game, and a
 browser opens the link and steps through the replay."""
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from playwright.sync_api import expect
 
@@ -86,7 +87,7 @@ def test_two_players_rank_and_a_shared_game_replays_logged_out(browser, live_ser
             assert moves[0] < moves[1]
             expect(page.locator("tr.mine td:nth-child(3)")).to_have_text(str(mine))
             expect(page.locator("tr.mine th")).to_have_text("a player (you)")
-        screenshot(ann, "daily-leaderboard")
+        screenshot(ann, "daily-leaderboard-en")
 
         ann.goto(f"{live_server.url}/g/{ann_game.public_id}/")
         ann.get_by_role("button", name="Share this game").click()
@@ -101,9 +102,26 @@ def test_two_players_rank_and_a_shared_game_replays_logged_out(browser, live_ser
         expect(guest.locator(".replay-at")).to_contain_text("Move 0 of")
         guest.get_by_role("link", name="Forward").click()
         expect(guest.locator(".replay-at")).to_contain_text("Move 1 of")
-        screenshot(guest, "shared-game")
+        screenshot(guest, "shared-game-en")
         image = guest.request.get(f"{link}board.png")
         assert image.ok and image.headers["content-type"] == "image/png"
+
+        # The same pages in French, for a person to look at (and in English, /daily/ too).
+        ann.goto(f"{live_server.url}/daily/")
+        screenshot(ann, "daily-en")
+        for page in (ann, guest):
+            page.context.add_cookies(
+                [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "fr", "url": live_server.url}]
+            )
+        ann.goto(f"{live_server.url}/daily/")
+        expect(ann.locator("h1")).to_have_text("Donnes du jour")
+        screenshot(ann, "daily-fr")
+        ann.get_by_role("link", name="Classement de Lucas").click()
+        expect(ann.locator("tr.mine th")).to_have_text("un joueur (vous)")
+        screenshot(ann, "daily-leaderboard-fr")
+        guest.goto(link)
+        expect(guest.locator("h1")).to_contain_text("Une partie partagée : Lucas")
+        screenshot(guest, "shared-game-fr")
     finally:
         for context, page in ((ann_context, ann), (bob_context, bob), (guest_context, guest)):
             _close(context, page)

@@ -41,6 +41,21 @@ def grade_known(variant: str, deal: int | str) -> str | None:
     return grades_of([(variant, str(deal))]).get((variant, str(deal)))
 
 
+def grade_words(grade: str | None) -> str:
+    """A grade in the reader's words ("" for none)."""
+    return str(GradedDeal.Grade(grade).label) if grade else ""
+
+
+def grade_games(games) -> list:
+    """``games`` (a page of them), each given ``grade``: its deal's grade in words, or "" (one
+    query for them all)."""
+    games = list(games)
+    known = grades_of((game.variant, game.deal) for game in games)
+    for game in games:
+        game.grade = grade_words(known.get((game.variant, game.deal)))
+    return games
+
+
 #: The rows a leaderboard shows; the player's own row is shown besides, wherever it ranks.
 TOP = 50
 

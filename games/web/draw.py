@@ -37,11 +37,13 @@ ACTIONS = (
 @dataclass(frozen=True)
 class Gathered:
     """What the game page shows beside the board, gathered by the view: whether automatic
-    moves are on, the player's record on the deal (the whole page only), the won panel."""
+    moves are on, the player's record on the deal and the deal's grade in words (the whole
+    page only), the won panel."""
 
     autoplay: bool
     deal_record: object | None = None
     win: object | None = None
+    grade: str = ""
 
 
 def is_fragment(request: HttpRequest) -> bool:
@@ -103,6 +105,7 @@ def draw_game(
         "motion": motion or Motion(),
         "deal_record": gathered.deal_record,
         "win": gathered.win,
+        "grade": gathered.grade,
     }
     fragment = is_fragment(request)
     template = "games/play.html#board-response" if fragment else "games/play.html"

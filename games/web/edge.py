@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from .. import selectors
+from ..daily_selectors import grade_known, grade_words
 from ..models import Game
 from ..outcomes import Outcome
 from ..rules import VARIANTS, Variant
@@ -186,9 +187,11 @@ def show_game(request: HttpRequest, game: Game, position=None, **drawing) -> Htt
     gathered here: the automatic moves' setting, the player's record on the deal (the whole
     page only), the won panel."""
     settings = autoplay_settings(request)
+    whole = not is_fragment(request)
     gathered = Gathered(
         autoplay=play.autoplay_on(settings, game),
-        deal_record=None if is_fragment(request) else selectors.deal_record(request.owner, game),
+        deal_record=selectors.deal_record(request.owner, game) if whole else None,
         win=selectors.win_panel(request.owner, game) if game.status == Game.Status.WON else None,
+        grade=grade_words(grade_known(game.variant, game.deal)) if whole else "",
     )
     return draw_game(request, game, gathered, position, **drawing)

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET
 
 from .. import charts, selectors
 from ..board import build_board
+from ..daily_selectors import daily_streak, grade_games
 from ..guide import game_name
 from ..rules import VARIANTS, Move
 from ..rules.played import play as play_one
@@ -75,6 +76,7 @@ def statistics(request: HttpRequest, variant: str = "") -> HttpResponse:
             "line": charts.win_rate(shown.weeks, line_title),
             "line_title": line_title,
             "winnability": selectors.winnability(variant) if variant else None,
+            "daily_streak": None if variant else daily_streak(request.owner),
         },
     )
 
@@ -101,6 +103,7 @@ def history(request: HttpRequest) -> HttpResponse:
     page = Paginator(games, HISTORY_PAGE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
+    page.object_list = grade_games(page.object_list)
     context.update({"page": page, "query": query.urlencode()})
     return render(request, "games/history.html", context)
 

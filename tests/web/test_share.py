@@ -46,6 +46,14 @@ class TestMakingALink:
         assert other_client.post(url("share", game)).status_code == 404
         assert SharedGame.objects.count() == 1
 
+    def test_the_game_page_and_the_history_offer_it(self, client, shared):
+        game, _path = shared
+        page = client.get(url("game", game)).content.decode()
+        assert f'action="{url("share", game)}"' in page
+        history = client.get(reverse("games:history")).content.decode()
+        assert f'id="share-{game.public_id}"' in history
+        assert f'form="share-{game.public_id}"' in history
+
     def test_making_links_is_limited_per_address(self, client, settings):
         settings.LIMITS = settings.LIMITS | {"share-address": (2, 3600)}
         games = [start(client, "lucas", n) for n in (1, 2, 3)]

@@ -18,6 +18,10 @@ from .rules.solver.grading import sample_wins
 #: Why a won daily game does not rank, in words.
 HELPED = _("Your win does not rank: you asked for a hint, an analysis or the solver's Finish.")
 LATE = _("Your win does not rank: it came after the day was over.")
+ELSEWHERE = _(
+    "Your win of this deal does not rank: only a game opened from the daily page does, not an "
+    "imported record or a game started another way."
+)
 
 
 def grades_of(deals: Iterable[tuple[str, str]]) -> dict[tuple[str, str], str]:
@@ -146,7 +150,7 @@ def leaderboard(deal: DailyDeal, owner: Owner) -> Leaderboard:
 
     rows = [row(game, n) for n, game in enumerate(top, 1)]
     return Leaderboard(
-        rows, row(own, own["rank"]) if own else None, total, unranked_reason(mine, deal)
+        rows, row(own, own["rank"]) if own else None, total, unranked_reason(mine, deal, owner)
     )
 
 
@@ -155,10 +159,16 @@ def game_of_day(owner: Owner, deal: DailyDeal) -> Game | None:
     return Game.objects.owned_by(owner).filter(daily__daily=deal).order_by("created_at").first()
 
 
-def unranked_reason(game: Game | None, deal: DailyDeal) -> str:
+def unranked_reason(game: Game | None, deal: DailyDeal, owner: Owner) -> str:
     """Why the reader's won game of the day does not rank, in words ("" when it does, or is not
-    won)."""
-    if game is None or game.status != Game.Status.WON:
+    won): helped, won too late, or a win of the deal not opened from the daily page (an
+    imported record, a deal's link)."""
+    if game is None:
+        elsewhere = Game.objects.owned_by(owner).filter(
+            variant=deal.variant, deal=deal.deal, status=Game.Status.WON, daily__isnull=True
+        )
+        return str(ELSEWHERE) if elsewhere.exists() else ""
+    if game.status != Game.Status.WON:
         return ""
     if game.hint_count:
         return str(HELPED)

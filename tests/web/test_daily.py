@@ -193,7 +193,9 @@ class TestTheLeaderboard:
         response = client.post(reverse("games:import"), {"text": WON_RECORD.read_text()})
         assert response.status_code == 302
         assert Game.objects.filter(status=Game.Status.WON, deal=str(record.deal)).exists()
-        assert "No ranked win yet" in board_of(client, record.variant)
+        page = board_of(client, record.variant)
+        assert "No ranked win yet" in page
+        assert "only a game opened from the daily page does" in page
 
     def test_a_win_after_the_day_does_not_rank(self, client, clock):
         game = play_today(client)

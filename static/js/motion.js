@@ -363,9 +363,17 @@
         );
       }
     }
+    startNow(animations);
     running.animations.push(...animations);
     running.layer = layer;
     return end;
+  }
+
+  /** Start ``animations`` at this frame's time rather than at the next frame's (as a new
+      animation would, pending until then): the cards are seen moving in the next frame drawn. */
+  function startNow(animations) {
+    const now = document.timeline.currentTime;
+    if (now !== null) animations.forEach((animation) => (animation.startTime = now));
   }
 
   function faceTemplate() {
@@ -629,7 +637,7 @@
       layer.appendChild(el);
       const frames = [placed(starts[k], size, origin), placed(ends[k], size, origin)];
       const timing = { duration: still ? 0 : MOVE, easing: "cubic-bezier(.33, 1, .68, 1)", fill: "forwards" };
-      el.animate(still ? [frames[1], frames[1]] : frames, timing);
+      startNow([el.animate(still ? [frames[1], frames[1]] : frames, timing)]);
       flight.tokens.push({ el, origin: size, real: reals[k] || null });
     });
     reals.forEach((el) => el.classList.add("ahead-away"));

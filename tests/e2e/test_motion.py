@@ -280,7 +280,7 @@ def test_nothing_moves_when_motion_is_off(page, live_server, how):
 def test_a_move_made_while_cards_move_goes_through(page, live_server):
     open_deal(page, live_server, "forty-thieves", 3)
     *_move, before = play_a_column_move(page)
-    wait_until(page, "document.querySelector('.motion-layer')")
+    wait_until(page, ANSWER_LAYER)
     # Held in mid-flight: the next move does not wait for it.
     page.evaluate("document.getAnimations().forEach(a => { a.pause(); a.currentTime = 90; })")
     after = moved_on(page, before)
@@ -423,7 +423,7 @@ def test_a_card_uncovered_turns_face_up(page, live_server):
         if n < len(moves) - 1:
             moved_on(page, before)
             wait_until(page, "!document.querySelector('.motion-layer')")
-    wait_until(page, "document.querySelector('.motion-layer')")
+    wait_until(page, ANSWER_LAYER)
     step = page.evaluate("JSON.parse(document.getElementById('motion').dataset.steps)[0]")
     assert step["face"] == "up"
     assert page.evaluate(TURNS, step["turn"]), "the uncovered card turns over"

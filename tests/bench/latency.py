@@ -21,7 +21,8 @@ the board's ply or version (#table-state, only ever the server's) is no longer t
 when the input was made: the board confirmed. It prints, per round trip,
 - moves and deals: median and 95th percentile (ms) from the input to the card moving, and to
   the board confirmed;
-- 8 quick deals: the time from the first key to the eighth card seen moving, and whether the
+- 8 quick deals: the time from the first key to the eighth card seen leaving the stock (a
+  face-down stand-in whose flight starts there), and whether the
   stock lost exactly 8 cards in the end (nothing lost, nothing doubled);
 - the first and the second visit: the time to the page drawn and playable (the later of the
   first paint and the end of DOMContentLoaded, when the deferred scripts have run), the
@@ -56,7 +57,7 @@ WAYS = [("click", "forty-thieves", 11), ("drag", "streets", 21), ("keys", "maria
 
 #: Installed in the page: the input's time, the first frame a card moves, the board confirmed,
 #: and each face-down stand-in (a dealt card) seen moving.
-PROBE = """() => {
+PROBE = r"""() => {
     const p = window.latencyProbe = {input: null, moving: null, confirmed: null, state: '',
                                      deals: [], seen: new WeakSet(), armed: false};
     const stateOf = () => {
@@ -70,6 +71,15 @@ PROBE = """() => {
         const frames = a.effect ? a.effect.getKeyframes() : [];
         return frames.some(f => place(f) !== place(frames[0]));
     };
+    // A card dealt: a face-down stand-in whose flight starts on the stock (not one that goes
+    // on from where a card dealt ahead of its answer already is).
+    let stock = null;
+    const fromStock = (a) => {
+        const frames = a.effect ? a.effect.getKeyframes() : [];
+        const at = /translate\(([-\d.]+)px, ([-\d.]+)px\)/.exec(place(frames[0] || {}));
+        return Boolean(stock && at) && Math.abs(at[1] - stock.left) < 2 &&
+            Math.abs(at[2] - stock.top) < 2;
+    };
     addEventListener('pointerup', mark, true);
     addEventListener('keydown', mark, true);
     const tick = () => {
@@ -81,7 +91,7 @@ PROBE = """() => {
                 if (!moving) continue;
                 if (p.moving === null) p.moving = now;
                 if (el.dataset.card === 'down' && !p.seen.has(el) &&
-                        el.getAnimations().some(travels)) {
+                        el.getAnimations().some(a => travels(a) && fromStock(a))) {
                     p.seen.add(el);
                     p.deals.push(now);
                 }
@@ -94,6 +104,8 @@ PROBE = """() => {
     p.arm = () => {
         Object.assign(p, {input: null, moving: null, confirmed: null, deals: [], armed: true,
                           state: stateOf()});
+        const card = document.querySelector('#board [data-pile="s"] > .card');
+        stock = card ? card.getBoundingClientRect() : null;
     };
 }"""
 

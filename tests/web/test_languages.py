@@ -141,7 +141,7 @@ def test_a_rules_page_says_why_a_game_keeps_its_english_name(client):
     """Dutch players know "Lucas" as Lucas: the Dutch rules page says the name is kept; the
     French page of Forty Thieves, which French players call Quarante Voleurs, needs no note."""
     dutch = client.get("/nl/rules/lucas/").content.decode()
-    assert "„Lucas”" in dutch
+    assert "“Lucas” is de naam waaronder spelers deze patience" in dutch
     english = client.get("/en/rules/lucas/").content.decode()
     assert "is the name players know this game by" not in english
     french = client.get("/fr/rules/forty-thieves/").content.decode()

@@ -142,6 +142,7 @@ def test_an_undo_the_page_can_tell_sets_off_at_once(page, live_server):
     pile(page, target).locator(":scope > .card").last.click()
     expect(page.locator(STATE)).to_have_attribute("data-ply", "1")
     wait_until(page, "!document.querySelector('.motion-layer')")
+    expect(page.locator("#undo")).to_be_enabled()
     held = Held(page)
     page.keyboard.press("u")
     assert_sets_off_ahead(page, held, code, target, pick, 1)

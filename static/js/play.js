@@ -331,8 +331,34 @@
     });
   }
 
+  /** The game's other actions that change the board (restart, give up, Finish, the automatic
+      moves' switch): after the actions before them, never beside them, confirmed first where
+      the button asks (hx-confirm) as htmx would. Nothing sets off ahead of their answer. */
+  const BOARD_ACTIONS = ["restart", "give-up", "finish-win", "autoplay"];
+
+  function boardAction(button) {
+    const question = button.getAttribute("hx-confirm");
+    if (question && !window.confirm(question)) return false;
+    const id = button.id;
+    const url = button.getAttribute("hx-post");
+    const values = JSON.parse(button.getAttribute("hx-vals") || "{}");
+    if (button.name) values[button.name] = button.value;
+    return enqueue({
+      kind: id,
+      url: () => url,
+      values,
+      piles: ["*"],
+      flight: null,
+      still: () => {
+        const now = document.getElementById(id);
+        return Boolean(now) && !now.disabled;
+      },
+    });
+  }
+
   // The stock, undo and redo go by the queue too (a click made while an answer is on its way
-  // is played after it, never lost); without this script they are the form's buttons.
+  // is played after it, never lost), and so do the board's other actions; without this
+  // script they are the form's buttons.
   document.addEventListener(
     "click",
     (event) => {
@@ -342,6 +368,7 @@
       let done = false;
       if (button.closest('[data-pile="s"]')) done = deal();
       else if (button.id === "undo" || button.id === "redo") done = history(button.id);
+      else if (BOARD_ACTIONS.includes(button.id)) done = boardAction(button);
       else return;
       event.preventDefault();
       event.stopImmediatePropagation();

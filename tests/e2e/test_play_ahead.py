@@ -287,3 +287,27 @@ def test_a_redeal_sets_off_at_once_the_wastes_cards_flying_to_the_stock(page, li
     expect(page.locator(STATE)).not_to_have_attribute("data-ply", str(at))
     expect(page.locator(".motion-layer.ahead")).to_have_count(0)
     assert layout(page)["w"] == []
+
+
+def test_give_up_clicked_while_a_move_is_on_its_way_is_sent_after_it(page, live_server):
+    """The move is played, then the game given up: neither is lost, neither goes beside the
+    other."""
+    automatic_moves_off(page, live_server, "forty-thieves")
+    open_deal(page, live_server, "forty-thieves", 1)
+    sent: list[str] = []
+    page.on("request", lambda r: r.method == "POST" and sent.append(r.url.split("/")[-2]))
+    held = Held(page)
+    pick, target, _code = single_column_move(page)
+    card(page, pick).click()
+    pile(page, target).locator(":scope > .card").last.click()
+    held.wait()
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#give-up").click()
+    page.wait_for_timeout(300)
+    assert sent == ["move"]  # the give-up waits for the move's answer
+    held.release()
+    expect(page.locator(BOARD)).to_have_class(re.compile(r"status-given-up"))
+    assert sent == ["move", "give-up"]
+    page.reload()
+    expect(page.locator(BOARD)).to_have_class(re.compile(r"status-given-up"))
+    assert ply(page) == 1

@@ -97,6 +97,34 @@ POLL = """new Promise(resolve => {
 })"""
 
 
+#: Hold the answer's motion the moment its layer is added, however slow the machine: every
+#: animation paused, and the timer that would end the motion (set as the layer is drawn, in
+#: the same task) cleared. A mutation observer runs before the page draws, ends an animation
+#: or runs a timer. Armed before the action, then ``wait_until(page, ANSWER_PAUSED)``.
+ARM_ANSWER_PAUSE = """() => {
+    const root = document.documentElement;
+    delete root.dataset.answerPaused;
+    const layer = () => document.querySelector('.motion-layer:not(.ahead)');
+    const original = window.setTimeout;
+    const ending = [];
+    window.setTimeout = (fn, ms, ...rest) => {
+        const id = original(fn, ms, ...rest);
+        if (layer() && ms >= 100) ending.push(id);
+        return id;
+    };
+    const observer = new MutationObserver(() => {
+        if (!layer()) return;
+        observer.disconnect();
+        window.setTimeout = original;
+        document.getAnimations().forEach(a => a.pause());
+        ending.forEach(clearTimeout);
+        root.dataset.answerPaused = 'yes';
+    });
+    observer.observe(document.body, {childList: true, subtree: true});
+}"""
+ANSWER_PAUSED = "document.documentElement.dataset.answerPaused === 'yes'"
+
+
 def wait_until(page, script: str, timeout: int = 10_000) -> None:
     """Wait until ``script`` (an expression) is true on the page: asked from outside, as the
     site's policy forbids the page to evaluate strings (page.wait_for_function would)."""
@@ -279,8 +307,9 @@ def test_nothing_moves_when_motion_is_off(page, live_server, how):
 
 def test_a_move_made_while_cards_move_goes_through(page, live_server):
     open_deal(page, live_server, "forty-thieves", 3)
+    page.evaluate(ARM_ANSWER_PAUSE)
     *_move, before = play_a_column_move(page)
-    wait_until(page, ANSWER_LAYER)
+    wait_until(page, ANSWER_PAUSED)
     # Held in mid-flight: the next move does not wait for it.
     page.evaluate("document.getAnimations().forEach(a => { a.pause(); a.currentTime = 90; })")
     after = moved_on(page, before)
@@ -294,13 +323,12 @@ def test_a_move_made_while_cards_move_goes_through(page, live_server):
 
 def test_the_catch_up_polls_nothing_new_leaves_the_cards_moving(page, live_server):
     open_deal(page, live_server, "forty-thieves", 3)
+    page.evaluate(ARM_ANSWER_PAUSE)
     _pick, _target, code, _was, _before = play_a_column_move(page)
-    wait_until(page, ANSWER_LAYER)
-    page.evaluate("document.getAnimations().forEach(a => a.pause())")
+    wait_until(page, ANSWER_PAUSED)
     assert page.evaluate(POLL) == 204
     assert page.locator(".motion-layer").count() == 1
     assert page.evaluate(FLIGHT, [code, "end"])["pile"] is not None
-    resume(page)
 
 
 def test_finish_plays_the_win_out_then_the_cards_cascade_and_the_panel_shows(

@@ -19,17 +19,21 @@ one transaction. What it guarantees, each held against the ORM by tests/web/test
 
 Only ``games.services`` calls these. Tables, columns and their order are the model's own
 (``Game._meta``), so a new field needs no change here; values go in through each field's
-``get_db_prep_save`` and come out through the converters the ORM would apply.
+``get_db_prep_save`` and come out as the ORM reads them (``READERS``: documented APIs only).
 Each function looks the default database's connection up once (``connections``) rather than
 through the ``connection`` proxy at every use: on a move's path the proxy's lookups are a
 measurable share of the work (docs/performance.md).
 """
 
+import datetime
 from collections.abc import Sequence
-from functools import cache
 from typing import NamedTuple
 
+from django.conf import settings
+from django.core import checks
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from .models import Game, Move
 from .owners import Owner
@@ -88,25 +92,87 @@ def read_game(owner: Owner, public_id: str) -> Game:
     if row is None:
         raise Game.DoesNotExist("Game matching query does not exist.")
     values = list(row)
-    for i, converters in _converters(connection.alias):
-        for convert in converters:
-            values[i] = convert(values[i], GAME_FIELDS[i].cached_col, connection)
+    for i, read in READERS:
+        if values[i] is not None:
+            values[i] = read(GAME_FIELDS[i], values[i], connection)
     return Game.from_db(connection.alias, GAME_COLUMNS, values)
 
 
-@cache
-def _converters(alias: str) -> list[tuple[int, list]]:
-    """What the ORM does to each of Game's columns as it reads them from database ``alias``
-    (the backend's converters, then the field's): an aware datetime from SQLite's text, JSON
-    decoded. Worked out once, for the columns that have any."""
-    connection = connections[alias]
-    found = []
-    for i, field in enumerate(GAME_FIELDS):
-        col = field.cached_col
-        converters = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
-        if converters:
-            found.append((i, converters))
-    return found
+def _datetime(field, value, connection):
+    # SQLite hands back text; PostgreSQL an aware datetime. Django stores UTC (USE_TZ, and no
+    # TIME_ZONE of the database's own: the start-up check holds both).
+    if isinstance(value, str):
+        value = parse_datetime(value)
+    if timezone.is_naive(value):
+        value = timezone.make_aware(value, datetime.UTC)
+    return value
+
+
+def _boolean(field, value, connection):
+    return bool(value)
+
+
+def _from_db_value(field, value, connection):
+    return field.from_db_value(value, None, connection)
+
+
+#: How a column's value becomes the field's, by the field's type: what ``Game.objects.raw``
+#: does, through documented APIs only (``Field.from_db_value``, ``parse_datetime``):
+#: reading the row through ``raw`` makes a whole move 13 % slower (docs/performance.md). Types that the drivers already hand
+#: back as Python's own need nothing; ``check_readers`` refuses to start on any other.
+PLAIN_TYPES = frozenset(
+    {
+        "AutoField",
+        "BigAutoField",
+        "BigIntegerField",
+        "CharField",
+        "ForeignKey",
+        "IntegerField",
+        "PositiveBigIntegerField",
+        "PositiveIntegerField",
+        "PositiveSmallIntegerField",
+        "SmallIntegerField",
+        "TextField",
+    }
+)
+READ_BY_TYPE = {"DateTimeField": _datetime, "BooleanField": _boolean}
+
+
+def _reader(field):
+    if hasattr(field, "from_db_value"):
+        return _from_db_value
+    return READ_BY_TYPE.get(field.get_internal_type())
+
+
+READERS = tuple(
+    (i, _reader(field)) for i, field in enumerate(GAME_FIELDS) if _reader(field) is not None
+)
+
+
+def unreadable(fields) -> list:
+    """The fields among ``fields`` that ``read_game`` would not know how to read."""
+    return [f for f in fields if _reader(f) is None and f.get_internal_type() not in PLAIN_TYPES]
+
+
+@checks.register()
+def check_readers(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    """Every column of Game is one ``read_game`` knows how to read (run at start-up)."""
+    errors = [
+        checks.Error(
+            f"games/store.py cannot read Game.{field.name} ({field.get_internal_type()}): "
+            "add its type to READ_BY_TYPE",
+            id="games.E001",
+        )
+        for field in unreadable(GAME_FIELDS)
+    ]
+    if not settings.USE_TZ or any(db.get("TIME_ZONE") for db in settings.DATABASES.values()):
+        errors.append(
+            checks.Error(
+                "games/store.py reads datetimes as UTC: USE_TZ on, no database TIME_ZONE",
+                id="games.E002",
+            )
+        )
+    return errors
 
 
 def read_log_tail(game_pk: int, after: int) -> list[LoggedMove]:

@@ -76,6 +76,18 @@ def test_the_columns_are_the_models_own():
     ]
 
 
+def test_every_column_of_game_is_one_the_store_can_read():
+    """The start-up check (``manage.py check``) names a field the store could not read, so a
+    new kind of field on Game cannot silently come back from a move's read as raw text."""
+    from django.db import models
+
+    assert store.check_readers() == []
+    assert store.unreadable(Game._meta.concrete_fields) == []
+    unknown = models.DecimalField(max_digits=5, decimal_places=2)
+    unknown.name = "rating"
+    assert store.unreadable([unknown]) == [unknown]
+
+
 class TestReadGame:
     def test_a_guest_game_reads_as_the_orm_reads_it(self):
         game = played(GUEST)

@@ -86,9 +86,10 @@ class CardView:
         return self.card is not None
 
 
-#: A face-up card's face: its corner (rank and suit) and its big suit mark.
+#: A face-up card's face: its corner (rank and suit, which a narrow card's corner stacks: the
+#: <wbr> between them is where it breaks) and its big suit mark.
 FACE = (
-    '<span class="corner" aria-hidden="true">{}</span>'
+    '<span class="corner" aria-hidden="true">{}<wbr>{}</span>'
     '<span class="pip" aria-hidden="true">{}</span>'
 )
 
@@ -103,7 +104,8 @@ def _face(language: str | None, card: int) -> tuple[str, str, str, str, str, str
     suit = SUIT_MARKS[card & 3]
     red = (card & 3) in (1, 2)
     label = card_label(card)
-    corner = str(RANK_MARKS[card // 4]) + suit
+    rank = str(RANK_MARKS[card // 4])
+    corner = rank + suit
     return (
         card_name(card),
         label,
@@ -111,7 +113,7 @@ def _face(language: str | None, card: int) -> tuple[str, str, str, str, str, str
         suit,
         "card red" if red else "card",
         escape(label),
-        FACE.format(escape(corner), escape(suit)),
+        FACE.format(escape(rank), escape(suit), escape(suit)),
     )
 
 

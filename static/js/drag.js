@@ -72,6 +72,8 @@
     ghost.style.left = `${box.left}px`;
     ghost.style.top = `${box.top}px`;
     ghost.style.width = `${box.width}px`;
+    // The cards as tall as on the table, where a phone's free height makes them taller.
+    ghost.style.setProperty("--ch", `${box.height}px`);
     for (const el of sources) {
       const copy = el.cloneNode(true);
       for (const name of ["href", "data-pick", "aria-label"]) {

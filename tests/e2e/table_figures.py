@@ -43,7 +43,10 @@ FIGURES = """() => {
         coverage: covered / (table.width * table.height),
         screen: covered / (innerWidth * innerHeight),
         corner: Math.min(...corners),
-        card: {width: Math.min(...cards.map(r => r.width)), height: Math.min(...cards.map(r => r.height))},
+        card: {
+            width: Math.min(...cards.map(r => r.width)),
+            height: Math.min(...cards.map(r => r.height)),
+        },
         tableTop: table.top,
         scrolls: e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1,
     };

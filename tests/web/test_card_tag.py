@@ -38,7 +38,7 @@ class TestCards:
         html = pile(column(CardView(TEN_OF_HEARTS, "t3:2")), "/g/abc/")
         assert '<a class="card red" href="/g/abc/?pick=t3%3A2" data-card="TH" ' in html
         assert 'data-pick="t3:2" aria-label="Ten of Hearts"' in html
-        assert '<span class="corner" aria-hidden="true">10♥</span>' in html
+        assert '<span class="corner" aria-hidden="true">10<wbr>♥</span>' in html
 
     def test_a_picked_card_links_back_to_the_game_and_says_so(self):
         html = pile(column(CardView(TEN_OF_HEARTS, "t3", picked=True)), "/g/abc/")

@@ -11,12 +11,12 @@ from django.utils.translation import gettext_lazy as _
 from solitaire.accounts.models import Preferences
 
 from .days import day_bounds, today
-from .models import DailyDeal, Game, GradedDeal, SharedGame, clock_text
+from .models import HELPED, PLAYER_MOVES, DailyDeal, Game, GradedDeal, SharedGame, clock_text
 from .owners import Owner
 from .rules.solver.grading import sample_wins
 
 #: Why a won daily game does not rank, in words.
-HELPED = _("Your win does not rank: you asked for a hint, an analysis or the solver's Finish.")
+HELPED_WORDS = _("Your win does not rank: it was won with help (a hint, an analysis or Finish).")
 LATE = _("Your win does not rank: it came after the day was over.")
 ELSEWHERE = _(
     "Your win of this deal does not rank: only a game opened from the daily page does, not an "
@@ -94,14 +94,14 @@ class Leaderboard:
 
 def ranked_games(deal: DailyDeal):
     """The wins that rank on ``deal``'s day, best first: games started from the daily page,
-    won by play before the day ended (UTC) without a hint, an analysis or the solver's Finish;
-    fewest own moves first, then least time. Every player's: a leaderboard acts for no one."""
+    won by play before the day ended (UTC) without help (no hint, no analysis, no Finish of
+    either kind: ``models.HELPED``); fewest own moves first, then least time. Every player's: a
+    leaderboard acts for no one."""
     _start, end = day_bounds(deal.day)
     return (
-        Game.objects.filter(
-            daily__daily=deal, status=Game.Status.WON, hint_count=0, finished_at__lt=end
-        )
-        .annotate(own_moves=F("ply") - F("automatic_ply"))
+        Game.objects.filter(daily__daily=deal, status=Game.Status.WON, finished_at__lt=end)
+        .exclude(HELPED)
+        .annotate(own_moves=PLAYER_MOVES)
         .order_by("own_moves", "milliseconds_played", "finished_at", "pk")
     )
 
@@ -170,8 +170,8 @@ def unranked_reason(game: Game | None, deal: DailyDeal, owner: Owner) -> str:
         return str(ELSEWHERE) if elsewhere.exists() else ""
     if game.status != Game.Status.WON:
         return ""
-    if game.hint_count:
-        return str(HELPED)
+    if game.helped:
+        return str(HELPED_WORDS)
     if game.finished_at >= day_bounds(deal.day)[1]:
         return str(LATE)
     return ""

@@ -138,6 +138,16 @@ def check_game(game: Game, log: list[tuple]) -> list[str]:
     automatic = sum(1 for entry in log if entry[2])
     if game.automatic_ply != automatic:
         say(f"automatic_ply: stored {game.automatic_ply}, replayed {automatic}")
+    # Finish ends a game won: its moves are the log's last, none of them automatic.
+    if game.finish_ply and (
+        game.status != Game.Status.WON
+        or game.finish_ply > len(log)
+        or any(entry[2] for entry in log[len(log) - game.finish_ply :])
+    ):
+        say(
+            f"finish_ply: stored {game.finish_ply}, not the last moves of a won game's log "
+            "(none of them automatic)"
+        )
 
     # The certain win kept for Finish: it must win from the replayed position.
     if game.finish:

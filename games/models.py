@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -41,6 +41,14 @@ def clock_text(milliseconds: int) -> str:
 def new_public_id() -> str:
     """A random, unguessable id for URLs (16 URL-safe characters, 96 bits)."""
     return secrets.token_urlsafe(12)
+
+
+#: A game's own moves, the player's, in a query: the log's less the automatic ones and those
+#: Finish played (``Game.player_moves``).
+PLAYER_MOVES = F("ply") - F("automatic_ply") - F("finish_ply")
+#: The games played with help: a hint or "can this still be won?" asked for, or Finish played.
+#: Their wins are "won with help": never a best, never ranked (``Game.helped``).
+HELPED = Q(hint_count__gt=0) | Q(finish_ply__gt=0)
 
 
 class GameQuerySet(models.QuerySet):
@@ -94,10 +102,14 @@ class Game(models.Model):
     milliseconds_played = models.PositiveBigIntegerField(_("time played (ms)"), default=0)
     #: Every move played, including those later undone; ``ply`` counts the log.
     move_count = models.PositiveIntegerField(_("moves played"), default=0)
-    #: How many of the log's ``ply`` moves the automatic moves played: the player's own moves
-    #: are ``ply - automatic_ply`` (``player_moves``).
+    #: How many of the log's ``ply`` moves the automatic moves played.
     automatic_ply = models.PositiveIntegerField(_("automatic moves"), default=0)
+    #: How many of the log's moves Finish played (a certain win's or a search's): always its
+    #: last ones, as Finish ends the game won. Neither the player's nor automatic: the
+    #: player's own moves are ``ply - automatic_ply - finish_ply`` (``player_moves``).
+    finish_ply = models.PositiveIntegerField(_("moves played by Finish"), default=0)
     undo_count = models.PositiveIntegerField(_("undos"), default=0)
+    #: Hints and "can this still be won?" asked for, and the solver's Finish.
     hint_count = models.PositiveIntegerField(_("hints"), default=0)
     ply = models.PositiveIntegerField(_("ply"), default=0)
     #: Counts every change to the game (a move, an undo, a restart, giving up): a board drawn
@@ -159,8 +171,13 @@ class Game(models.Model):
 
     @property
     def player_moves(self) -> int:
-        """The player's own moves in the log (the automatic moves left out)."""
-        return self.ply - self.automatic_ply
+        """The player's own moves in the log (the automatic moves and Finish's left out)."""
+        return self.ply - self.automatic_ply - self.finish_ply
+
+    @property
+    def helped(self) -> bool:
+        """Whether the player had help in this game (``HELPED``)."""
+        return bool(self.hint_count or self.finish_ply)
 
     @property
     def clock(self) -> str:

@@ -11,8 +11,13 @@ The definitions (the statistics page states them too):
 - win rate: won / (won + lost);
 - streaks run over the won and lost games in the order they finished (``finished_at``);
 - a game's moves are the player's own moves of its record: moves taken back by undo do not
-  count, nor the automatic moves to the foundations (``Game.player_moves``);
-- a game's time is its clock (``Game.milliseconds_played``), to the millisecond.
+  count, nor the automatic moves to the foundations, nor the moves Finish played
+  (``Game.player_moves``);
+- a game's time is its clock (``Game.milliseconds_played``), to the millisecond;
+- a win is won with help when the player asked for a hint or "can this still be won?" in its
+  game, or Finish played its last moves (``models.HELPED``); wins with help and without are
+  counted apart, and only wins without help count for the fastest win, the fewest moves, the
+  averages and the best on a deal.
 
 The number of queries does not grow with the number of games: the figures of every game type
 come from one grouped aggregate, the fastest and shortest wins from one window query each, the
@@ -23,10 +28,10 @@ games' (game type, result) pairs in finish order.
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 
-from django.db.models import Case, Count, F, IntegerField, Min, Q, QuerySet, Sum, Value, When
+from django.db.models import Case, Count, IntegerField, Min, Q, QuerySet, Sum, Value, When
 from django.utils import timezone
 
-from .models import CHECKPOINT_EVERY, DealSearch, Game, clock_text
+from .models import CHECKPOINT_EVERY, HELPED, PLAYER_MOVES, DealSearch, Game, clock_text
 from .models import Move as MoveRow
 from .owners import Owner
 from .rules import VARIANTS, Position, Variant
@@ -41,10 +46,6 @@ RESULTS = {
     "lost": Q(status__in=LOST),
     "unfinished": Q(status=Game.Status.PLAYING),
 }
-
-
-#: A game's own moves, the player's: the log's moves less the automatic ones.
-PLAYER_MOVES = F("ply") - F("automatic_ply")
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,8 @@ class Figures:
     variant: Variant | None
     played: int = 0
     won: int = 0
+    #: Of the wins, those won with help (``models.HELPED``).
+    won_with_help: int = 0
     lost: int = 0
     #: The run of equal results at the end, and whether it is of wins.
     current_streak: int = 0
@@ -74,7 +77,7 @@ class Figures:
     best_streak: int = 0
     fastest: GameRef | None = None
     fewest: GameRef | None = None
-    #: The sums over wins, for the averages.
+    #: The sums over wins without help, for the averages.
     win_milliseconds: int = 0
     win_moves: int = 0
     clean_wins: int = 0
@@ -83,6 +86,10 @@ class Figures:
     @property
     def unfinished(self) -> int:
         return self.played - self.won - self.lost
+
+    @property
+    def won_without_help(self) -> int:
+        return self.won - self.won_with_help
 
     @property
     def win_rate(self) -> float | None:
@@ -96,16 +103,19 @@ class Figures:
 
     @property
     def average_milliseconds(self) -> float | None:
-        return self.win_milliseconds / self.won if self.won else None
+        wins = self.won_without_help
+        return self.win_milliseconds / wins if wins else None
 
     @property
     def average_clock(self) -> str:
-        """The average time of a win, to the nearest second."""
-        return clock_text(round(self.win_milliseconds / self.won / 1000) * 1000) if self.won else ""
+        """The average time of a win without help, to the nearest second."""
+        average = self.average_milliseconds
+        return "" if average is None else clock_text(round(average / 1000) * 1000)
 
     @property
     def average_moves(self) -> float | None:
-        return self.win_moves / self.won if self.won else None
+        wins = self.won_without_help
+        return self.win_moves / wins if wins else None
 
     @property
     def key(self) -> str:
@@ -147,6 +157,7 @@ def statistics(owner: Owner, *, today: date | None = None) -> Statistics:
     """Every figure of ``owner``, per game type and overall, in a fixed number of queries."""
     games = counted(owner)
     won = Q(status=WON)
+    unhelped = won & ~HELPED
     scopes: dict[str, Figures] = {}
     overall = Figures(None)
     rows = (
@@ -154,24 +165,34 @@ def statistics(owner: Owner, *, today: date | None = None) -> Statistics:
         .annotate(
             played=Count("pk"),
             won=Count("pk", filter=won),
+            won_with_help=Count("pk", filter=won & HELPED),
             lost=Count("pk", filter=Q(status__in=LOST)),
-            win_milliseconds=Sum("milliseconds_played", filter=won, default=0),
-            win_moves=Sum(PLAYER_MOVES, filter=won, default=0),
-            clean_wins=Count("pk", filter=won & Q(undo_count=0, hint_count=0)),
-            least_milliseconds=Min("milliseconds_played", filter=won),
-            least_moves=Min(PLAYER_MOVES, filter=won),
+            win_milliseconds=Sum("milliseconds_played", filter=unhelped, default=0),
+            win_moves=Sum(PLAYER_MOVES, filter=unhelped, default=0),
+            clean_wins=Count("pk", filter=unhelped & Q(undo_count=0)),
+            least_milliseconds=Min("milliseconds_played", filter=unhelped),
+            least_moves=Min(PLAYER_MOVES, filter=unhelped),
         )
         .order_by()
     )
     bests = {}
+    summed = (
+        "played",
+        "won",
+        "won_with_help",
+        "lost",
+        "win_milliseconds",
+        "win_moves",
+        "clean_wins",
+    )
     for row in rows:
         if row["variant"] not in VARIANTS:
             continue
         figures = scopes[row["variant"]] = Figures(VARIANTS[row["variant"]])
-        for name in ("played", "won", "lost", "win_milliseconds", "win_moves", "clean_wins"):
+        for name in summed:
             setattr(figures, name, row[name])
             setattr(overall, name, getattr(overall, name) + row[name])
-        if row["won"]:
+        if row["least_moves"] is not None:
             bests[row["variant"]] = (row["least_milliseconds"], row["least_moves"])
 
     _best_wins(games, bests, scopes, overall)
@@ -187,9 +208,9 @@ def _best_wins(
     scopes: dict[str, Figures],
     overall: Figures,
 ) -> None:
-    """The games of each type's fastest win and win in fewest moves (``bests``: the least
-    milliseconds and player's moves of a win), the first to reach it on a tie: one query for
-    them all."""
+    """The games of each type's fastest win and win in fewest moves without help (``bests``:
+    the least milliseconds and player's moves of such a win), the first to reach it on a tie:
+    one query for them all."""
     if not bests:
         return
     wanted = Q()
@@ -197,7 +218,7 @@ def _best_wins(
         wanted |= Q(variant=variant) & (Q(milliseconds_played=milliseconds) | Q(player_moves=moves))
     candidates = (
         games.annotate(player_moves=PLAYER_MOVES)
-        .filter(wanted, status=WON)
+        .filter(wanted, ~HELPED, status=WON)
         .order_by("finished_at", "pk")
         .values_list("variant", "public_id", "milliseconds_played", "player_moves")
     )
@@ -317,8 +338,8 @@ def history(owner: Owner, *, variant: str = "", result: str = "") -> QuerySet:
 
 @dataclass(frozen=True)
 class DealRecord:
-    """The player's other games of one deal: how many, and the best win (fewest moves, then
-    fastest) if any."""
+    """The player's other games of one deal: how many, and the best win without help (fewest
+    moves, then fastest) if any."""
 
     played: int
     best: GameRef | None
@@ -330,11 +351,20 @@ def deal_record(owner: Owner, game: Game) -> DealRecord | None:
         counted(owner)
         .filter(variant=game.variant, deal=game.deal)
         .exclude(pk=game.pk)
-        .only("public_id", "status", "ply", "automatic_ply", "milliseconds_played", "finished_at")
+        .only(
+            "public_id",
+            "status",
+            "ply",
+            "automatic_ply",
+            "finish_ply",
+            "hint_count",
+            "milliseconds_played",
+            "finished_at",
+        )
     )
     if not others:
         return None
-    won = [other for other in others if other.status == WON]
+    won = [other for other in others if other.status == WON and not other.helped]
     best = min(
         won, key=lambda g: (g.player_moves, g.milliseconds_played, g.finished_at), default=None
     )
@@ -347,9 +377,9 @@ def deal_record(owner: Owner, game: Game) -> DealRecord | None:
 @dataclass(frozen=True)
 class WinPanel:
     """What the panel of a won game shows beside its own moves and time: the player's best
-    win of its deal before it (fewest moves, then fastest; None if none), whether this win
-    beats it, and the current run of wins at this game type (this win the last of it, once
-    it is the last game of that type to finish)."""
+    win of its deal without help before it (fewest moves, then fastest; None if none), whether
+    this win beats it (never, won with help), and the current run of wins at this game type
+    (this win the last of it, once it is the last game of that type to finish)."""
 
     best: GameRef | None
     new_best: bool
@@ -360,9 +390,13 @@ def win_panel(owner: Owner, game: Game) -> WinPanel:
     """The panel of ``game``, won: three queries whatever the number of games."""
     record = deal_record(owner, game)
     best = record.best if record else None
-    new_best = best is None or (game.player_moves, game.milliseconds_played) < (
-        best.moves,
-        best.milliseconds,
+    new_best = not game.helped and (
+        best is None
+        or (game.player_moves, game.milliseconds_played)
+        < (
+            best.moves,
+            best.milliseconds,
+        )
     )
     of_type = counted(owner).filter(variant=game.variant, finished_at__isnull=False)
     last_loss = (

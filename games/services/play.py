@@ -384,10 +384,11 @@ def play_out(
 ) -> Outcome:
     """Play ``moves`` (each checked by the engine) on ``game`` as just read, all in one write
     conditional on its version: ``play_certain_win`` and the assist services'
-    ``play_found_win``. ``Refused`` if
-    the engine refuses one. They are the player's moves: the player asked for each of them.
+    ``play_found_win``. ``Refused`` if the engine refuses one. They are Finish's moves, not
+    the player's: counted apart (``finish_ply``), and the win is one won with help.
     ``hints``: as many hints counted on the game, in the same write."""
     fields = PLAY_FIELDS
+    game.finish_ply += len(moves)
     if hints:
         game.hint_count += hints
         fields += ("hint_count",)

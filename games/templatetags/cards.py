@@ -83,6 +83,14 @@ def game_info(game: Game, redeals_left: int | None, oob: bool = False) -> SafeSt
             f' <span class="automatic-moves" data-automatic="{game.automatic_ply}">'
             f"{escape(text % {'count': game.automatic_ply})}</span>"
         )
+    if game.finish_ply:
+        # Translators: after the player's own moves (and the automatic ones): "29 + 7 automatic
+        # + 195 by Finish", the moves the Finish button played.
+        text = ngettext("+ %(count)d by Finish", "+ %(count)d by Finish", game.finish_ply)
+        automatic += (
+            f' <span class="finish-moves" data-finish="{game.finish_ply}">'
+            f"{escape(text % {'count': game.finish_ply})}</span>"
+        )
     ticking = ""
     if not game.is_finished:
         since = max(timezone.now() - game.updated_at, timedelta(0)) // timedelta(milliseconds=1)

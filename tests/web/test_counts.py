@@ -249,6 +249,18 @@ class TestFinish:
         assert game.status == "playing"
 
 
+def win_by_hand(client, game: Game):
+    """Play the last moves of the Indian win one by one, as the player (automatic moves off),
+    with no Finish. The answer to the last move."""
+    autoplay_off(client, "indian")
+    for move in won_record().moves[game.ply :]:
+        response = post_move(client, game, move)
+        assert response.status_code == 200, response.content[:300]
+    game.refresh_from_db()
+    assert game.status == "won" and game.finish_ply == 0
+    return response
+
+
 class TestWonPanel:
     def figures(self, html: str) -> dict[str, str]:
         found = re.findall(r'<dd data-win="(\w+)">(.*?)</dd>', html)
@@ -257,8 +269,7 @@ class TestWonPanel:
     def test_a_first_win_shows_its_moves_time_and_a_streak_of_one(self, client):
         game = near_win(client, 12)
         Game.objects.filter(pk=game.pk).update(milliseconds_played=252_000)
-        client.post(url("play_out", game), board(game))
-        game.refresh_from_db()
+        win_by_hand(client, game)
         figures = self.figures(client.get(url("game", game)).content.decode())
         assert figures["moves"] == str(len(won_record().moves))
         assert figures["time"] == game.clock and game.clock.startswith("4:1")
@@ -267,12 +278,11 @@ class TestWonPanel:
 
     def test_a_later_win_shows_the_best_before_it_and_the_streak(self, client):
         first = near_win(client, 12)
-        client.post(url("play_out", first), board(first))
-        first.refresh_from_db()
+        win_by_hand(client, first)
         second = near_win(client, 12)
         # This one is the longer: the first stays the best.
         Game.objects.filter(pk=second.pk).update(milliseconds_played=10**9)
-        response = client.post(url("play_out", second), board(second), headers=HTMX)
+        response = win_by_hand(client, second)
         figures = self.figures(response.text)
         assert figures["best"] == f"{first.player_moves} moves, {first.clock}"
         assert url("game", first) in response.text
@@ -280,13 +290,13 @@ class TestWonPanel:
 
     def test_a_loss_ends_the_streak(self, client):
         first = near_win(client, 12)
-        client.post(url("play_out", first), board(first))
+        win_by_hand(client, first)
         Game.objects.filter(pk=first.pk).update(milliseconds_played=600_000)
         lost = start(client, "indian", 2)
         post_move(client, lost, "deal")
         client.post(url("give_up", lost), board(lost))
         again = near_win(client, 12)
-        response = client.post(url("play_out", again), board(again), headers=HTMX)
+        response = win_by_hand(client, again)
         figures = self.figures(response.text)
         assert figures["streak"] == "1 win in a row"
         assert figures["best"].startswith("This win: a new best (it was ")

@@ -10,6 +10,7 @@ position (``first_position(variant, deal)``) and reports, one line each, what di
 - the status: ``won`` and ``stuck`` and ``playing`` must be the replayed position's own status,
   and a game given up must not be a won position;
 - the counters: ``ply`` is the log's length; ``automatic_ply`` its automatic moves;
+  ``finish_ply`` (the moves Finish played) the last of a won game's log, none automatic;
   ``move_count`` counts every move ever played after the deal's automatic moves, so it is at
   least the log (less those) plus the moves waiting to be redone; ``undo_count`` is at least
   the number of groups waiting to be redone; ``version`` counts every change, so at least every
@@ -21,8 +22,9 @@ position (``first_position(variant, deal)``) and reports, one line each, what di
 - the certain win kept for Finish (``finish``) plays to a win from the replayed position.
 
 A game started from a pasted record (``services.start_from_record``) has no other starting
-point: its row keeps the deal and the record's moves are its first Move rows (all played by
-the player, ``version`` 0), so it is checked from the deal like any other game.
+point: its row keeps the deal and the record's moves are its first Move rows (the player's,
+but for those the record marks automatic or played by Finish; ``version`` 0), so it is
+checked from the deal like any other game.
 
 The hint counter, the clock and the times of the other events are not derived from the log and
 are not checked. Games are read ``--batch-size`` at a time in primary key order, each batch's

@@ -34,7 +34,7 @@ from django.utils import timezone
 from .models import CHECKPOINT_EVERY, HELPED, PLAYER_MOVES, DealSearch, Game, clock_text
 from .models import Move as MoveRow
 from .owners import Owner
-from .rules import VARIANTS, Position, Variant
+from .rules import VARIANTS, Position, Record, Variant
 
 WON = Game.Status.WON
 LOST = (Game.Status.GIVEN_UP, Game.Status.STUCK)
@@ -437,19 +437,42 @@ def finished(owner: Owner, limit: int) -> QuerySet:
     return Game.objects.owned_by(owner).finished().order_by("-finished_at", "-pk")[:limit]
 
 
-def log_of(game: Game) -> list[str]:
-    """The game's moves in order, in the notation."""
-    return list(game.moves.order_by("ply").values_list("notation", flat=True))
+def log_of(game: Game) -> list[tuple[str, bool]]:
+    """The game's moves in order: each in the notation, and whether the automatic moves
+    played it."""
+    return list(game.moves.order_by("ply").values_list("notation", "automatic"))
 
 
-def logs_of(owner: Owner) -> tuple[list[Game], dict[int, list[str]]]:
-    """Every game of the owner, oldest first, and each one's log: two queries."""
+def logs_of(owner: Owner) -> tuple[list[Game], dict[int, list[tuple[str, bool]]]]:
+    """Every game of the owner, oldest first, and each one's log (as ``log_of``): two
+    queries."""
     games = Game.objects.owned_by(owner)
-    logs: dict[int, list[str]] = {}
+    logs: dict[int, list[tuple[str, bool]]] = {}
     rows = MoveRow.objects.filter(game__in=games).order_by("game_id", "ply")
-    for game_id, notation in rows.values_list("game_id", "notation").iterator():
-        logs.setdefault(game_id, []).append(notation)
+    for game_id, notation, automatic in rows.values_list(
+        "game_id", "notation", "automatic"
+    ).iterator():
+        logs.setdefault(game_id, []).append((notation, automatic))
     return list(games.select_related("owner").order_by("created_at", "pk")), logs
+
+
+#: The most of the player's games of one deal and length whose logs a record is held against.
+SAME_GAME_CANDIDATES = 10
+
+
+def game_of_record(owner: Owner, record: Record) -> Game | None:
+    """The owner's game that ``record`` is the record of: of its game and deal, its log
+    exactly the record's moves (the last played if several); None if none. Importing a record
+    of a game the player has opens that game rather than making it again."""
+    candidates = (
+        Game.objects.owned_by(owner)
+        .filter(variant=record.variant, deal=str(record.deal), ply=len(record.moves))
+        .order_by("-updated_at", "-pk")[:SAME_GAME_CANDIDATES]
+    )
+    for game in candidates:
+        if list(game.moves.order_by("ply").values_list("notation", flat=True)) == record.moves:
+            return game
+    return None
 
 
 @dataclass(frozen=True)

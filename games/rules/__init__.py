@@ -3,7 +3,7 @@
 from .cards import card_name, long_name, parse_card
 from .deal import MAX_DEAL, MIN_DEAL, first_position, is_deal_number
 from .moves import DEAL, REDEAL, Move, MoveSyntaxError
-from .notation import Record, RecordError, parse_record, position_from_text, replay
+from .notation import Kept, Record, RecordError, parse_record, position_from_text, replay
 from .position import PLAYING, STUCK, WON, IllegalMove, Position
 from .reasons import Reason
 from .variants import VARIANTS, Build, Variant, get_variant
@@ -19,6 +19,7 @@ __all__ = [
     "WON",
     "Build",
     "IllegalMove",
+    "Kept",
     "Move",
     "MoveSyntaxError",
     "Position",

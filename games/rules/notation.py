@@ -7,6 +7,7 @@ input: a code of games/rules/reasons.py, its text one line.
 
 import json
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from .cards import BY_NAME
 from .deal import MAX_DEAL, MIN_DEAL, first_position, is_deal_number
@@ -34,26 +35,97 @@ class PositionTextError(ValueError):
     """A position text that NOTATION.md would not write."""
 
 
+#: The largest count a record's tags may give (the database's positive integers).
+MOST_COUNTED = 2**31 - 1
+#: The most time played a record may give: a thousand years, in milliseconds.
+MOST_MILLISECONDS = 1000 * 365 * 24 * 3600 * 1000
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What a record keeps of its game beside the moves, in optional keys (docs/notation.md,
+    "What a record keeps"): the 1-based numbers of the moves the automatic moves played, how
+    many of the last moves Finish played, the time played and the hints and undos asked for.
+
+    NOTATION.md's rule holds: a record is valid or not by its moves alone. A key missing or
+    not as written here is left out (read as none), never a refusal."""
+
+    automatic: tuple[int, ...] = ()
+    finish: int = 0
+    milliseconds: int = 0
+    hints: int = 0
+    undos: int = 0
+
+    def tags(self) -> dict[str, object]:
+        """The keys a record writes for these (none for a zero or an empty list)."""
+        tags: dict[str, object] = {}
+        if self.automatic:
+            tags["automatic_moves"] = list(self.automatic)
+        if self.finish:
+            tags["finish_moves"] = self.finish
+        tags["milliseconds_played"] = self.milliseconds
+        if self.hints:
+            tags["hints"] = self.hints
+        if self.undos:
+            tags["undos"] = self.undos
+        return tags
+
+    @classmethod
+    def read(cls, data: dict, moves: int) -> "Kept":
+        """The keys of a record's JSON object ``data`` with ``moves`` moves, each one read when
+        it is as written here, else left out."""
+        automatic = data.get("automatic_moves")
+        if not (
+            isinstance(automatic, list)
+            and all(_whole(n, 1, moves) for n in automatic)
+            and all(a < b for a, b in pairwise(automatic))
+        ):
+            automatic = []
+        finish = _count(data.get("finish_moves"), moves)
+        if automatic and finish and automatic[-1] > moves - finish:
+            # Finish's moves are its own, never automatic: the two keys disagree.
+            automatic, finish = [], 0
+        return cls(
+            tuple(automatic),
+            finish,
+            _count(data.get("milliseconds_played"), MOST_MILLISECONDS),
+            _count(data.get("hints"), MOST_COUNTED),
+            _count(data.get("undos"), MOST_COUNTED),
+        )
+
+
+def _whole(value: object, lowest: int, highest: int) -> bool:
+    return type(value) is int and lowest <= value <= highest
+
+
+def _count(value: object, highest: int) -> int:
+    return value if _whole(value, 0, highest) else 0
+
+
 @dataclass
 class Record:
     variant: str
     deal: int
     moves: list[str] = field(default_factory=list)
+    kept: Kept = field(default_factory=Kept)
 
     def to_json(self, **extra: object) -> str:
-        """The record as JSON; ``extra`` keys (player, dates) come after the required ones."""
+        """The record as JSON: the required keys, what it keeps of its game (``kept``), then
+        the ``extra`` keys (player, dates)."""
         data = {
             "version": RECORD_VERSION,
             "variant": self.variant,
             "deal": self.deal,
             "moves": list(self.moves),
         }
+        data.update(self.kept.tags())
         data.update(extra)
         return json.dumps(data)
 
 
 def parse_record(text: str | bytes) -> Record:
-    """Read a JSON record; its moves are checked for syntax, not yet for legality."""
+    """Read a JSON record; its moves are checked for syntax, not yet for legality, and what it
+    keeps of its game is read where it is well formed (``Kept``)."""
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8")
@@ -91,7 +163,7 @@ def parse_record(text: str | bytes) -> Record:
     for n, text in enumerate(moves, 1):
         if not isinstance(text, str):
             raise RecordError(Reason("record-move-not-string", {"number": n, "value": _show(text)}))
-    return Record(variant, deal, moves)
+    return Record(variant, deal, moves, Kept.read(data, len(moves)))
 
 
 #: The most characters of a record's value that a refusal quotes.

@@ -18,6 +18,7 @@ looks for a win that is certain; the game keeps its moves (``finish``) for the F
 """
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -30,6 +31,7 @@ from ..outcomes import Before, Event, Outcome
 from ..owners import Owner
 from ..rules import (
     IllegalMove,
+    Kept,
     Move,
     Position,
     Reason,
@@ -39,7 +41,7 @@ from ..rules import (
     replay,
 )
 from ..rules.autoplay import next_safe_move
-from ..rules.certain import sure_win
+from ..rules.certain import goes_home, sure_win
 from ..rules.moves import pile_name
 from ..rules.played import Played, moving_card, split_move
 from ..rules.played import play as play_one
@@ -192,10 +194,17 @@ def find_or_start_game(
 @transaction.atomic
 def start_from_record(owner: Owner, record: Record) -> Game:
     """A game at the end of ``record``, every move checked by the engine (RecordError if not;
-    ValueError past ``MAX_PLY`` moves)."""
+    ValueError past ``MAX_PLY`` moves), with what the record keeps of its game (``Kept``):
+    which moves the automatic moves played, how many Finish played, the time played, the hints
+    and undos. A mark the game could not have (``_kept``) is left out: those moves are the
+    player's."""
     if len(record.moves) > MAX_PLY:
         raise ValueError(f"a game has at most {MAX_PLY} moves")
     final = replay(record)
+    kept = _kept(record, final)
+    automatic = set(kept.automatic)
+    # The automatic moves the log starts with are the deal's: not the player's first move.
+    dealt = next((n for n in range(len(record.moves)) if n + 1 not in automatic), len(record.moves))
     now = timezone.now()
     status = final.status
     game = Game.objects.create(
@@ -205,8 +214,15 @@ def start_from_record(owner: Owner, record: Record) -> Game:
         snapshot=final.text(),
         status=status,
         ply=len(record.moves),
-        move_count=len(record.moves),
-        first_move_at=now if record.moves else None,
+        automatic_ply=len(automatic),
+        finish_ply=kept.finish,
+        move_count=len(record.moves) - dealt,
+        milliseconds_played=kept.milliseconds,
+        hint_count=kept.hints,
+        undo_count=kept.undos,
+        # Every undo changed the game once: its version counts them.
+        version=kept.undos,
+        first_move_at=now if len(record.moves) > dealt else None,
         finished_at=None if status == Game.Status.PLAYING else now,
         finish=sure_win(final) if status == Game.Status.PLAYING else [],
     )
@@ -214,9 +230,29 @@ def start_from_record(owner: Owner, record: Record) -> Game:
     rows = []
     for ply, text in enumerate(record.moves, 1):
         position.play(Move.parse(text))
-        rows.append(MoveRow(game=game, ply=ply, notation=text, checkpoint=_checkpoint(position)))
+        rows.append(
+            MoveRow(
+                game=game,
+                ply=ply,
+                notation=text,
+                automatic=ply in automatic,
+                checkpoint=_checkpoint(position),
+            )
+        )
     MoveRow.objects.bulk_create(rows, batch_size=500)
     return game
+
+
+def _kept(record: Record, final: Position) -> Kept:
+    """What ``record`` keeps of its game, less the marks its moves belie: an automatic move
+    that does not go home (every automatic move does), moves of Finish in a game not won (Finish
+    ends the game won)."""
+    kept = record.kept
+    if not all(goes_home(Move.parse(record.moves[n - 1])) for n in kept.automatic):
+        kept = replace(kept, automatic=())
+    if kept.finish and final.status != Game.Status.WON:
+        kept = replace(kept, finish=0)
+    return kept
 
 
 def _owned(owner: Owner) -> dict:

@@ -15,7 +15,7 @@ from solitaire import limits
 from .. import selectors
 from ..forms import RecordForm
 from ..models import Game
-from ..rules import Record, RecordError
+from ..rules import Kept, Record, RecordError
 from ..services import play
 from ..words import record_error_words
 from .draw import game_url
@@ -40,8 +40,9 @@ def my_records(request: HttpRequest) -> HttpResponse:
 
     The file is ``{"version": 1, "player": ..., "exported": ..., "games": [record, ...]}``
     where each record is exactly what the game's own download gives: a NOTATION.md record
-    (version, variant, deal, moves) with the game id, status and dates after it, so any one of
-    them, saved alone, replays with ``manage.py replay``. Two queries, however many games.
+    (version, variant, deal, moves, and what it keeps of the game) with the game id, status and
+    dates after it, so any one of them, saved alone, replays with ``manage.py replay`` and
+    imports as it was. Two queries, however many games.
     """
     owner = request.owner
     games, logs = selectors.logs_of(owner)
@@ -60,13 +61,21 @@ def my_records(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @limits.per_address("import-address")
 def import_record(request: HttpRequest) -> HttpResponse:
-    """Start a game from a pasted or uploaded record, every move checked by the engine."""
+    """Start a game from a pasted or uploaded record, every move checked by the engine; the
+    record of a game the player has already opens that game."""
     if request.method == "GET":
         return render(request, "games/import.html", {"form": RecordForm()})
     form = RecordForm(request.POST, request.FILES)
     if form.is_valid():
+        owner, record = with_session(request), form.cleaned_data["record"]
+        known = selectors.game_of_record(owner, record)
+        if known is not None:
+            messages.info(
+                request, _("You have this game already: here it is, as you left it, not a copy.")
+            )
+            return redirect(game_url(known))
         try:
-            game = play.start_from_record(with_session(request), form.cleaned_data["record"])
+            game = play.start_from_record(owner, record)
         except RecordError as e:
             reason = record_error_words(e)
             form.add_error(
@@ -82,19 +91,28 @@ def import_record(request: HttpRequest) -> HttpResponse:
     return render(request, "games/import.html", {"form": form}, status=400)
 
 
-def _record_json(game: Game, moves: list[str]) -> str:
-    """The game's NOTATION.md record with its id, status, dates and player after the moves."""
+def _record_json(game: Game, log: list[tuple[str, bool]]) -> str:
+    """The game's NOTATION.md record, with what it keeps of the game (which moves were
+    automatic, how many Finish played, the time, hints and undos: ``Kept``) and its id, status,
+    dates and player after the moves."""
+    kept = Kept(
+        automatic=tuple(n for n, (_move, automatic) in enumerate(log, 1) if automatic),
+        finish=game.finish_ply,
+        milliseconds=game.milliseconds_played,
+        hints=game.hint_count,
+        undos=game.undo_count,
+    )
     extra = {
         "game": game.public_id,
         "status": game.status,
         "created": game.created_at.isoformat(),
-        "milliseconds_played": game.milliseconds_played,
     }
     if game.owner is not None:
         extra["player"] = game.owner.get_username()
     if game.finished_at is not None:
         extra["finished"] = game.finished_at.isoformat()
-    return Record(game.variant, game.deal_number, moves).to_json(**extra)
+    moves = [move for move, _automatic in log]
+    return Record(game.variant, game.deal_number, moves, kept).to_json(**extra)
 
 
 def _download(text: str, name: str) -> HttpResponse:

@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run serve test test-fast system-packages messages compilemessages bench bench-solver loadtest lint venv clean cluster cluster-stop faults lock
+.PHONY: run serve test test-fast system-packages messages compilemessages bench bench-solver loadtest loadtest-day lint venv clean cluster cluster-stop faults lock
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 13) else "Python 3.13 or newer is needed: with pyenv, run make from the project root (.python-version says 3.13), or set PYTHON=python3.13")'
@@ -89,6 +89,12 @@ else
 	$(PY) tests/bench/loadtest.py $(LOADTEST_ARGS)
 	$(PY) tests/bench/loadtest.py --think 1000 --trivial-seconds 5 $(LOADTEST_ARGS)
 endif
+
+# A day's load: players at a person's pace arriving over 20 s, with open pages that poll as
+# pages do, at 500, 1,000 and 2,000 players, then 1,000 all at once; one table
+# (tests/bench/loadday.py; docs/performance.md).
+loadtest-day: $(STAMP)
+	$(PY) tests/bench/loadday.py $(LOADTEST_ARGS)
 
 # The site as five hosts on this machine (network namespaces, root): HAProxy, two app servers,
 # a worker host, PostgreSQL and Redis of its own (bin/cluster; docs/operations.md).

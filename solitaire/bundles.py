@@ -21,6 +21,7 @@ from django.core.files.storage import FileSystemStorage
 BUNDLES = {
     "js/game.js": [
         "js/play.js",
+        "js/catchup.js",
         "js/drag.js",
         "js/keys.js",
         "js/assist.js",

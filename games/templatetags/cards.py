@@ -126,15 +126,16 @@ def motion_data(motion, oob: bool = False) -> SafeString:
 
 @register.simple_tag
 def poll(poll_url: str) -> SafeString:
-    """Catching up with another device or tab: every few seconds, and when the page comes back
-    in sight, ask whether the game moved on. play.js adds the version of the board shown at
-    that moment, and holds the question back while the page is out of sight, a request is
-    under way or cards are held (an htmx trigger filter would do that, but htmx would have to
-    evaluate it as code, which the site's policy forbids). The element stays as it is while
-    moves are played, and its answer (the board as it now is) replaces the board by its id."""
+    """Catching up with another device or tab: ask whether the game moved on when catchup.js
+    says it is time (every 3 s at first, then less and less often while nothing changes) and
+    at once when the page comes back in sight. play.js adds the version of the board shown at
+    that moment, and holds the question back while a request is under way or cards are held
+    (an htmx trigger filter would do that, but htmx would have to evaluate it as code, which
+    the site's policy forbids). The element stays as it is while moves are played, and its
+    answer (the board as it now is) replaces the board by its id."""
     return mark_safe(
         f'<div id="poll" hidden data-poll hx-get="{escape(poll_url)}" '
-        'hx-trigger="every 3s, visibilitychange from:document" '
+        'hx-trigger="catchup, visibilitychange from:document" '
         'hx-target="#board" hx-swap="outerHTML"></div>'
     )
 

@@ -71,6 +71,7 @@ keep-alive answers, Content-Length, chunked and read-to-close bodies.
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import re
@@ -107,6 +108,12 @@ VARIANTS = list(ALL_VARIANTS)
 #: and leaves a game for a new one after MAX_MOVES moves (random play can go round in circles).
 UNDO_EVERY = 10
 RESUME_EVERY = 25
+#: The catch-up poll as static/js/catchup.js schedules it (seconds): every POLL_FAST for
+#: POLL_QUIET after the page is opened or brings news, then each interval twice the last, to
+#: one in POLL_SLOWEST; a player's own request puts the next question a whole interval off.
+POLL_FAST = 3.0
+POLL_QUIET = 30.0
+POLL_SLOWEST = 20.0
 DEAL_SHARE = 0.15
 MAX_MOVES = 100
 #: Seconds: one request's limit (gunicorn's own timeout is 30 s), the server's start, the
@@ -364,6 +371,13 @@ class Stats:
     #: When the current phase began (time.monotonic()), to date the errors.
     began: float = 0.0
 
+    def since_arrival(self) -> None:
+        """Forget the figures so far (the players' arrival); errors are kept."""
+        self.latencies.clear()
+        self.counts.clear()
+        self.statuses.clear()
+        self.move_sizes.clear()
+
     def error(self, text: str) -> None:
         self.errors.append(f"[{time.monotonic() - self.began:5.1f} s] {text}")
 
@@ -473,8 +487,10 @@ class CpuMeter:
 
 
 class Player:
-    def __init__(self, number: int, ctx: "Run") -> None:
+    def __init__(self, number: int, ctx: "Run", idle: bool = False) -> None:
         self.ctx = ctx
+        #: An open game page nobody plays on: it only asks whether the game moved on.
+        self.idle = idle
         self.stats = ctx.stats
         self.rng = random.Random(ctx.seed * 1000 + number)
         # Each player from an address of its own, as people are: the site's limits count per
@@ -486,11 +502,45 @@ class Player:
         self.moves: list[str] = []
         self.stock = ""
         self.moves_in_game = 0
+        #: The catch-up poll: its interval, since when nothing changed, when it asks next.
+        self.poll_interval = POLL_FAST
+        self.calm_since = self.next_poll = 0.0
+
+    def page_opened(self) -> None:
+        """A game page was loaded: it asks often at first (catchup.js)."""
+        self.poll_interval = POLL_FAST
+        self.calm_since = time.monotonic()
+        self.next_poll = self.calm_since + POLL_FAST
+
+    async def pause(self, seconds: float) -> None:
+        """The player thinks for ``seconds``; their open game page asks meanwhile whether the
+        game moved on, when its schedule says so."""
+        end = time.monotonic() + seconds
+        while self.game and self.ctx.polls and self.next_poll < end and not self.over():
+            await asyncio.sleep(max(0.0, self.next_poll - time.monotonic()))
+            if not self.ctx.go.is_set():
+                return  # the play paused meanwhile: the page is out of sight
+            await self.poll()
+        await asyncio.sleep(max(0.0, end - time.monotonic()))
+
+    async def poll(self) -> None:
+        path = f"{self.game}poll/?version={self.version}"
+        self.ctx.in_flight += 1
+        try:
+            response = await self._call("poll", "GET", path, None, True)
+        finally:
+            self.ctx.in_flight -= 1
+        now = time.monotonic()
+        if response is not None and response.status not in (200, 204):
+            self.stats.error(f"poll {path}: {response.status} {_gist(response)}")
+        if now - self.calm_since >= POLL_QUIET:
+            self.poll_interval = min(POLL_SLOWEST, self.poll_interval * 2)
+        self.next_poll = now + self.poll_interval
 
     async def call(self, kind: str, method: str, path: str, form=None, htmx=False):
         """One request, timed and counted; None after an error (already recorded)."""
         if self.ctx.think:
-            await asyncio.sleep(self.ctx.think * self.rng.uniform(0.5, 1.5))
+            await self.pause(self.ctx.think * self.rng.uniform(0.5, 1.5))
         while not self.ctx.go.is_set():
             await self.ctx.go.wait()  # the play is paused for a slice of the trivial view
             if self.ctx.think:
@@ -504,6 +554,8 @@ class Player:
             return await self._call(kind, method, path, form, htmx)
         finally:
             self.ctx.in_flight -= 1
+            # The page's own action was checked against the game: the question can wait.
+            self.next_poll = time.monotonic() + self.poll_interval
 
     async def _call(self, kind: str, method: str, path: str, form, htmx: bool):
         headers = {"HX-Request": "true"} if htmx else {}
@@ -534,7 +586,10 @@ class Player:
 
     async def run(self) -> None:
         try:
-            if self.ctx.think:  # players start one by one, not all in step
+            await self.ctx.go.wait()
+            if self.ctx.arrival:  # players arrive one by one over the first seconds
+                await asyncio.sleep(self.rng.uniform(0, self.ctx.arrival))
+            elif self.ctx.think:  # or all at once, not quite in step
                 await asyncio.sleep(self.rng.uniform(0, 2 * self.ctx.think))
             home = await self.call("home", "GET", HOME)
             if home is None:
@@ -543,6 +598,12 @@ class Player:
                 self.stats.error(
                     f"home GET {HOME}: {home.status}, cookies {sorted(self.http.cookies)}"
                 )
+                return
+            if self.idle:
+                if await self.new_game():
+                    while not self.over():
+                        await self.ctx.go.wait()
+                        await self.pause(POLL_SLOWEST)
                 return
             while not self.over():
                 errors = len(self.stats.errors)
@@ -584,6 +645,7 @@ class Player:
             return False
         if not self.take(response, "page"):
             return False
+        self.page_opened()
         if not after_new and (self.ply, self.version) != (ply, version):
             self.stats.error(
                 f"page GET {self.game}: ply/version {self.ply}/{self.version}, "
@@ -691,6 +753,13 @@ class Run:
     seed: int
     #: Seconds a player pauses before each request, on average (0: none, a closed loop).
     think: float = 0.0
+    #: Seconds over which the players arrive (0: all at once); the figures count from when
+    #: all have arrived.
+    arrival: float = 0.0
+    #: Whether the players' open pages ask whether their game moved on, as pages do.
+    polls: bool = True
+    #: Open game pages nobody plays on, besides the players.
+    idle: int = 0
     stats: Stats = field(default_factory=Stats)
     #: Set while the players play; cleared, they wait before their next request.
     go: asyncio.Event = field(default_factory=asyncio.Event)
@@ -733,6 +802,20 @@ async def alternating(
         add("trivial", meter.stop() | {"wall": wall})
 
     tasks = [asyncio.create_task(Player(i, ctx).run()) for i in range(players)]
+    tasks += [
+        asyncio.create_task(Player(players + i, ctx, idle=True).run()) for i in range(ctx.idle)
+    ]
+    if ctx.arrival:
+        # The players arrive, one by one; what they do meanwhile is not counted (but an error
+        # is an error).
+        ctx.stats.began = time.monotonic()
+        ctx.go.set()
+        await asyncio.sleep(ctx.arrival)
+        ctx.go.clear()
+        drain = time.monotonic() + DRAIN
+        while ctx.in_flight and time.monotonic() < drain:
+            await asyncio.sleep(0.001)
+        ctx.stats.since_arrival()
     for _ in range(slices):
         await trivial_slice()
         meter = CpuMeter(server_pid, ctx.database)
@@ -980,6 +1063,9 @@ def through_cluster(args) -> int:
             *BALANCER,
             args.seed,
             args.think / 1000,
+            arrival=args.arrival,
+            polls=not args.no_polls,
+            idle=args.idle,
             database=CLUSTER_DATABASE,
             clients=CLUSTER_CLIENTS,
         )
@@ -1026,6 +1112,9 @@ def report(args, workers: int, stats: Stats, phases: dict, loads: dict, title: s
     ms = [s * 1000 for s in moves]
     p50, p95, p99 = (percentile(ms, q) for q in (0.5, 0.95, 0.99))
 
+    pages = args.players + args.idle
+    poll_rate = stats.counts["poll"] / play["wall"] / pages if play["wall"] else 0.0
+
     def other_ms(kind: str) -> float:
         return percentile([s * 1000 for s in stats.latencies[kind]], 0.5)
 
@@ -1036,7 +1125,12 @@ def report(args, workers: int, stats: Stats, phases: dict, loads: dict, title: s
         return f"{len(values)} (median {percentile(values, 0.5):.1f} ms)"
 
     rows = [
-        ("players", f"{args.players}" + (f", pausing ~{args.think:g} ms" if args.think else "")),
+        (
+            "players",
+            f"{args.players}"
+            + (f", pausing ~{args.think:g} ms" if args.think else "")
+            + (f", and {args.idle} open pages nobody plays on" if args.idle else ""),
+        ),
         (
             "duration",
             f"{play['wall']:.1f} s of play ({args.seconds:g} s asked, with each slice's drain)",
@@ -1067,6 +1161,10 @@ def report(args, workers: int, stats: Stats, phases: dict, loads: dict, title: s
             or "none",
         ),
         ("home pages", other("home")),
+        (
+            "catch-up polls",
+            other("poll") + f", {poll_rate:.3f} per open page per s",
+        ),
         ("illegal moves (422)", f"{len(stats.illegal)}"),
         ("errors", f"{len(stats.errors)}"),
         ("connections", f"{Http.opened} opened for {Http.sent} requests (both phases)"),
@@ -1080,7 +1178,7 @@ def report(args, workers: int, stats: Stats, phases: dict, loads: dict, title: s
     ]
     # The same comparison from the CPU the server spent on each request, which depends much
     # less on what else the machine is doing than requests per second do.
-    requests = sum(stats.counts[k] for k in ("move", "undo", "page", "new game", "home"))
+    requests = sum(stats.counts[k] for k in ("move", "undo", "page", "new game", "home", "poll"))
     if requests and stats.counts["healthz"] and play["server"]:
         per_request = play["server"] / requests * 1000
         per_trivial = trivial["server"] / stats.counts["healthz"] * 1000
@@ -1142,6 +1240,23 @@ def report(args, workers: int, stats: Stats, phases: dict, loads: dict, title: s
     ]
     for text, ok in checks:
         print(f"  {'PASS' if ok else 'FAIL'}  {text}")
+    if args.json:
+        figures = {
+            "players": args.players,
+            "arrival": args.arrival,
+            "moves_per_s": move_rate,
+            "move_p50": p50,
+            "move_p95": p95,
+            "move_p99": p99,
+            "page_p50": other_ms("page"),
+            "new_game_p50": other_ms("new game"),
+            "poll_per_page_s": poll_rate,
+            "cpu_per_request": play["server"] / requests * 1000 if requests else 0.0,
+            "cores_busy": play["machine"] / play["wall"] if play["wall"] else 0.0,
+            "errors": len(stats.errors),
+            "illegal": len(stats.illegal),
+        }
+        Path(args.json).write_text(json.dumps(figures))
     failed = bool(stats.errors or stats.illegal)
     if args.strict and not all(ok for _text, ok in checks):
         failed = True
@@ -1173,6 +1288,24 @@ def main() -> int:
         default=0.0,
         help="milliseconds a player pauses before each request, on average (0: none)",
     )
+    parser.add_argument(
+        "--arrival",
+        type=float,
+        default=0.0,
+        help="seconds over which the players arrive, not counted (0: all at once, counted)",
+    )
+    parser.add_argument(
+        "--no-polls",
+        action="store_true",
+        help="the players' pages do not ask whether their game moved on",
+    )
+    parser.add_argument(
+        "--idle",
+        type=int,
+        default=0,
+        help="open game pages nobody plays on, besides the players (0)",
+    )
+    parser.add_argument("--json", help="also write the main figures to this file (JSON)")
     parser.add_argument("--seed", type=int, default=20261129, help="the players' random seed")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
     parser.add_argument(
@@ -1201,13 +1334,22 @@ def main() -> int:
         server.start()
         try:
             server.wait_ready()
-            ctx = Run("127.0.0.1", port, args.seed, args.think / 1000)
+            ctx = Run(
+                "127.0.0.1",
+                port,
+                args.seed,
+                args.think / 1000,
+                arrival=args.arrival,
+                polls=not args.no_polls,
+                idle=args.idle,
+            )
             loads = {"before": load()}
             print(f"Load average before: {loads['before']}", flush=True)
             print(
                 f"Players: {args.players} for {args.seconds:g} s, in {SLICES} slices between "
                 f"{SLICES + 1} slices of {args.players} clients on /healthz/, "
-                f"{args.trivial_seconds:g} s in all",
+                f"{args.trivial_seconds:g} s in all"
+                + (f", after {args.arrival:g} s of arrivals" if args.arrival else ""),
                 flush=True,
             )
             play, trivial = asyncio.run(

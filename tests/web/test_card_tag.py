@@ -138,7 +138,9 @@ class TestAnswerParts:
 
     def test_the_polls_answer_replaces_the_board(self):
         html = poll("/g/abc/poll/")
-        assert 'hx-get="/g/abc/poll/"' in html and "every 3s" in html
+        assert 'hx-get="/g/abc/poll/"' in html
+        # Asked when catchup.js says (less often while nothing changes), and on coming back.
+        assert 'hx-trigger="catchup, visibilitychange from:document"' in html
         assert 'hx-target="#board" hx-swap="outerHTML"' in html
         # No trigger filter: htmx would have to evaluate it as code, which the policy forbids.
         assert "[" not in html

@@ -48,9 +48,14 @@
     if (!board() || !mayPoll()) event.preventDefault();
   });
 
+  /** Say ``text`` in #announce as a message (a box of its own, readable on every table). */
   function say(text) {
     const region = document.getElementById("announce");
-    if (region && text) region.textContent = text;
+    if (!region || !text) return;
+    const message = document.createElement("span");
+    message.className = "message info";
+    message.textContent = text;
+    region.replaceChildren(message);
   }
 
   /** The pile element of a pile name ("t3", "f1", "w", "s") on the board. */

@@ -1,0 +1,251 @@
+"""The table on phones and a laptop (docs/phone.md): at four phone sizes, upright and sideways,
+and at 1280 by 720, every game's table fits the window, its corner letters are at least 14 px,
+its cards cover at least 1.5 times the share of the table they covered before the phone table
+(measured with tests/bench/phone_table.py), no answer or announcement covers a card, and every
+text on the table reads at 4.5:1 or better in light and dark, on every table colour."""
+
+import pytest
+from django.core.cache import cache
+from playwright.sync_api import expect
+
+from games.rules import VARIANTS
+
+from .conftest import BOARD, _close, _new_page, _quiet, card, legal_picks, open_deal, ply
+from .table_figures import SIZES, covering, figures, is_phone
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+#: The share of the table the cards covered at the start of deal 1, before the phone table
+#: (tests/bench/phone_table.py on the commit before it).
+BEFORE = {
+    ("360x640", "forty-thieves"): 0.196,
+    ("360x640", "indian"): 0.145,
+    ("360x640", "limited"): 0.129,
+    ("360x640", "little-forty"): 0.160,
+    ("360x640", "lucas"): 0.150,
+    ("360x640", "maria"): 0.171,
+    ("360x640", "number-ten"): 0.148,
+    ("360x640", "rank-and-file"): 0.135,
+    ("360x640", "streets"): 0.187,
+    ("360x640", "forty-devils"): 0.187,
+    ("390x844", "forty-thieves"): 0.146,
+    ("390x844", "indian"): 0.113,
+    ("390x844", "limited"): 0.101,
+    ("390x844", "little-forty"): 0.119,
+    ("390x844", "lucas"): 0.117,
+    ("390x844", "maria"): 0.133,
+    ("390x844", "number-ten"): 0.116,
+    ("390x844", "rank-and-file"): 0.101,
+    ("390x844", "streets"): 0.146,
+    ("390x844", "forty-devils"): 0.146,
+    ("844x390", "forty-thieves"): 0.114,
+    ("844x390", "indian"): 0.094,
+    ("844x390", "limited"): 0.120,
+    ("844x390", "little-forty"): 0.114,
+    ("844x390", "lucas"): 0.167,
+    ("844x390", "maria"): 0.105,
+    ("844x390", "number-ten"): 0.096,
+    ("844x390", "rank-and-file"): 0.086,
+    ("844x390", "streets"): 0.114,
+    ("844x390", "forty-devils"): 0.094,
+    ("412x915", "forty-thieves"): 0.137,
+    ("412x915", "indian"): 0.107,
+    ("412x915", "limited"): 0.095,
+    ("412x915", "little-forty"): 0.112,
+    ("412x915", "lucas"): 0.110,
+    ("412x915", "maria"): 0.126,
+    ("412x915", "number-ten"): 0.109,
+    ("412x915", "rank-and-file"): 0.095,
+    ("412x915", "streets"): 0.137,
+    ("412x915", "forty-devils"): 0.137,
+}
+#: The smallest corner letter (CSS px), and the least tap target of a covered card (px, in one
+#: direction: its width or the strip of it in sight) where the screen has the room.
+CORNER = 14
+TARGET = 44
+
+
+@pytest.fixture(scope="module")
+def screens(browser):
+    """One page per size, each reused by every game: phones by touch."""
+    opened = {}
+    for size, viewport in SIZES.items():
+        phone = is_phone(size)
+        opened[size] = _new_page(browser, viewport, has_touch=phone, is_mobile=phone)
+    yield {size: page for size, (_context, page) in opened.items()}
+    for context, page in opened.values():
+        _close(context, page)
+
+
+@pytest.fixture
+def screen(screens, transactional_db):
+    """The page of a size (``screen(size)``), left quiet (no request on its way, on a blank
+    page) before the test's data goes."""
+    cache.clear()  # the limit on new games per session: every test opens some
+    used = []
+
+    def of(size: str):
+        used.append(screens[size])
+        return screens[size]
+
+    yield of
+    for page in used:
+        _quiet(page)
+
+
+def covered_targets(page) -> list:
+    """Each covered face-up card of the tableau whose target is under TARGET px both ways."""
+    return page.locator(f"{BOARD} .tableau .card:not(.back):has(+ .card)").evaluate_all(
+        """(cards, least) => cards.map(c => {
+            const box = c.getBoundingClientRect();
+            const strip = c.nextElementSibling.getBoundingClientRect().top - box.top;
+            return [c.dataset.card, box.width, strip];
+        }).filter(([, width, strip]) => width < least && strip < least)""",
+        TARGET,
+    )
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_table_uses_the_screen(screen, live_server, size, variant):
+    page = screen(size)
+    open_deal(page, live_server, variant, 1)
+    page.wait_for_load_state()
+    found = figures(page)
+    before = BEFORE.get((size, variant))
+    was = f" (was {before:.1%})" if before else ""
+    print(
+        f"{size} {variant}: cards cover {found['coverage']:.1%} of the table{was}, "
+        f"smallest corner {found['corner']:.1f} px"
+    )
+    assert not found["scrolls"], "the page scrolls"
+    assert found["corner"] >= CORNER, f"a corner letter of {found['corner']:.1f} px"
+    if before:
+        assert found["coverage"] >= 1.5 * before, f"{found['coverage']:.1%}, was {before:.1%}"
+    if page.viewport_size["height"] >= 640:
+        assert covered_targets(page) == []
+    assert covering(page) == []
+
+
+def play_a_move(page) -> None:
+    """A move the table lists as legal, else a deal; its announcement in sight."""
+    before = ply(page)
+    picks = legal_picks(page)
+    if picks:
+        pick, targets = next(iter(picks.items()))
+        page.evaluate("([p, t]) => window.solitaire.move(p, t)", [pick, targets[0]])
+    else:
+        page.locator(f'{BOARD} [data-pile="s"] button').click()
+    expect(page.locator(STATE_PLY)).not_to_have_attribute("data-ply", str(before))
+
+
+STATE_PLY = f"{BOARD} #table-state"
+
+
+def ask_for_a_hint(page) -> None:
+    button = page.locator("#hint")
+    if not button.is_visible():
+        page.locator("#more > summary").click()
+    button.click()
+    expect(page.locator("#assist .assist-answer")).to_be_visible()
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+@pytest.mark.parametrize("size", ["390x844", "844x390", "1280x720"])
+def test_no_answer_or_announcement_covers_a_card(screen, live_server, size, variant):
+    page = screen(size)
+    open_deal(page, live_server, variant, 2)
+    page.wait_for_load_state()
+    play_a_move(page)
+    ask_for_a_hint(page)
+    expect(page.locator("#announce .message").first).to_be_visible()
+    assert covering(page) == []
+
+
+#: Every text on the table and in the answers (its own words, or an empty pile's letter) with
+#: its colour against the colours behind it, blended as drawn; those under 4.5:1.
+CONTRAST = """() => {
+    const rgba = (text) => {
+        const m = text.match(/rgba?\\(([^)]*)\\)/);
+        if (!m) return null;
+        const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+        return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+    };
+    const over = (top, under) => [0, 1, 2].map(i => top[i] * top[3] + under[i] * (1 - top[3]));
+    const luminance = (c) => {
+        const [r, g, b] = c.map(v => { v /= 255;
+            return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const ratio = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((m, n) => n - m);
+        return (x + 0.05) / (y + 0.05); };
+    // The colour behind an element: its ancestors' backgrounds laid one over the other; null
+    // where a picture (a card's back) is behind it.
+    // The answers and messages float over the table: the table is behind them.
+    const lineage = (el) => {
+        const chain = [];
+        for (let e = el; e; e = e.parentElement) chain.unshift(e);
+        return chain;
+    };
+    const behind = (el) => {
+        const floating = el.closest('.notices');
+        const chain = floating
+            ? [...lineage(document.querySelector('#board')),
+                ...lineage(el).filter(e => floating.contains(e))]
+            : lineage(el);
+        let colour = [255, 255, 255];
+        for (const e of chain) {
+            const style = getComputedStyle(e);
+            if (style.backgroundImage !== 'none') return null;
+            const bg = rgba(style.backgroundColor);
+            if (bg && bg[3] > 0) colour = over(bg, colour);
+        }
+        return colour;
+    };
+    const seen = (el) => el.checkVisibility({opacityProperty: true, visibilityProperty: true});
+    const found = [];
+    const check = (el, style, what) => {
+        const back = behind(el);
+        if (!back) return;
+        const fore = over(rgba(style.color), back);
+        const r = ratio(fore, back);
+        if (r < 4.5) found.push([what, style.color, r.toFixed(2)]);
+    };
+    const texts = document.querySelectorAll(
+        '#board *:not(script, template, style), #announce, #announce *, #assist, #assist *');
+    for (const el of texts) {
+        if (!seen(el) || el.closest(':disabled, [aria-hidden="true"][inert]')) continue;
+        const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+        if (own) check(el, getComputedStyle(el), (el.id || el.className || el.tagName) + ': '
+            + el.textContent.trim().slice(0, 30));
+        const after = getComputedStyle(el, '::after');
+        const letter = after.content && !['none', 'normal', '""'].includes(after.content);
+        if (letter && el.classList.contains('slot')) check(el, after, 'empty pile');
+    }
+    return found;
+}"""
+
+LOOKS = [(theme, table) for theme in ("light", "dark") for table in ("green", "blue", "wine")]
+
+
+@pytest.mark.parametrize("size", ["390x844", "1280x720"])
+def test_every_text_on_the_table_reads_clearly_in_every_look(screen, live_server, size):
+    page = screen(size)
+    open_deal(page, live_server, "forty-devils", 3)
+    page.wait_for_load_state()
+    play_a_move(page)
+    ask_for_a_hint(page)
+    picks = legal_picks(page)
+    failing = {}
+    for theme, table in LOOKS:
+        page.evaluate(
+            "([theme, table]) => Object.assign(document.documentElement.dataset, {theme, table})",
+            [theme, table],
+        )
+        failing[(theme, table)] = page.evaluate(CONTRAST)
+        # The card picked up, and the message that says so.
+        card(page, next(iter(picks))).click()
+        expect(page.locator("#announce")).to_contain_text("Picked up")
+        failing[(theme, table, "picked")] = page.evaluate(CONTRAST)
+        card(page, next(iter(picks))).click()
+    assert not any(failing.values()), {k: v for k, v in failing.items() if v}

@@ -18,6 +18,7 @@ leave such games out.
 
 import math
 import random
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
@@ -56,6 +57,15 @@ class SearchBusy(GameError):
         self.retry_after = retry_after
 
 
+class TooManySearches(GameError):
+    """The client asked for more new searches than its limit lets through: asked again in
+    ``retry_after`` seconds, one is let through."""
+
+    def __init__(self, game: Game, retry_after: int) -> None:
+        super().__init__(game)
+        self.retry_after = retry_after
+
+
 class NoWinKnown(GameError):
     """No search found a win from this board: there is nothing to finish."""
 
@@ -64,7 +74,13 @@ class NoWinKnown(GameError):
 
 
 def ask(
-    owner: Owner, public_id: str, ply: int, version: int | None, kind: str, client: str = ""
+    owner: Owner,
+    public_id: str,
+    ply: int,
+    version: int | None,
+    kind: str,
+    client: str = "",
+    limit: Callable[[], int] | None = None,
 ) -> Analysis:
     """The search of ``kind`` for the board the player saw, queued unless one is there already.
 
@@ -73,12 +89,36 @@ def ask(
     queue's fair order (an account, else the client's address): its searches already waiting
     put this one behind other clients' first.
 
+    ``limit``, the client's limit on searches, is asked only when a new search would be
+    queued: it answers the seconds to wait (then TooManySearches, and nothing changed), else 0.
+    An answer already known costs no search and is not counted: the answer kept for this board,
+    or for a hint the next move of a win found (``_known_win``). A player who follows the
+    hints move after move meets no limit; one who asks for new searches, one board after
+    another, does.
+
     Counts one hint on the game. StalePly when the board is not the game's now, GameOver for a
     finished game, SearchBusy (and nothing changed) when the site's queue is full.
     """
     tasks.recover_lost()
+    if limit is not None:
+        game = read_for_play(owner, public_id, ply, version)
+        if not is_known(game, kind):
+            wait = limit()
+            if wait:
+                raise TooManySearches(game, wait)
     with transaction.atomic():
         return ask_in_transaction(owner, public_id, ply, version, kind, client)
+
+
+def is_known(game: Game, kind: str) -> bool:
+    """Whether asking for a search of ``kind`` on ``game``'s board now needs no new search:
+    one is there for this board, asked before (waiting, running or answered, and neither lost
+    nor stopped), or for a hint a win from this board is known."""
+    now = timezone.now()
+    asked = game.analyses.filter(kind=kind, version=game.version).first()
+    if asked is not None and not (abandoned(asked, now) or replaced(asked, game)):
+        return True
+    return kind == Analysis.Kind.HINT and bool(_known_win_moves(game))
 
 
 def ask_in_transaction(
@@ -156,8 +196,7 @@ def _known_win(game: Game, kind: str) -> Analysis | None:
     between two)."""
     if kind != Analysis.Kind.HINT:
         return None
-    win = game.analyses.filter(version=game.version, status=Analysis.Status.WON).first()
-    moves = win.moves if win is not None else _win_played_along(game)
+    moves = _known_win_moves(game)
     if not moves:
         return None
     return Analysis.objects.create(
@@ -169,6 +208,13 @@ def _known_win(game: Game, kind: str) -> Analysis | None:
         moves=moves,
         finished_at=timezone.now(),
     )
+
+
+def _known_win_moves(game: Game) -> list[str]:
+    """The moves of a win known from ``game``'s board: found by a search of this board, or
+    the rest of one found for an earlier board that the log has followed since; else none."""
+    win = game.analyses.filter(version=game.version, status=Analysis.Status.WON).first()
+    return win.moves if win is not None else _win_played_along(game)
 
 
 def _win_played_along(game: Game) -> list[str]:

@@ -6,8 +6,9 @@ background worker and answers at once, so a search never holds up a move: for ht
 answer is there; without JavaScript with a redirect to that URL as a page, which reloads itself
 while the search runs. The answer for a board that has changed since says it is out of date;
 one replaced by the player's newer search says so. A client (``search_client``) past its
-limit of searches, or a site whose queue is full, is answered at once with a 429, Retry-After
-and the sentence in the answer's place (static/js/assist.js swaps it in), and nothing changes.
+limit of new searches (an answer already known, such as the next move of a win found, is not
+counted), or a site whose queue is full, is answered at once with a 429, Retry-After and the
+sentence in the answer's place (static/js/assist.js swaps it in), and nothing changes.
 "Finish" plays a found win out through the services and answers like a move.
 
 Games are looked up by owner as everywhere: another player's game id is a 404.
@@ -71,11 +72,18 @@ def _search(request: HttpRequest, public_id: str, kind: str) -> HttpResponse:
     except Garbled:
         return _incomplete(request, game_or_404(request, public_id), kind)
     client = search_client(request)
-    wait = limits.hit_or_hold("search", client, *settings.SOLVER_SEARCHES_PER_CLIENT)
-    if wait:
-        return _busy(request, game_or_404(request, public_id), kind, limits.wait_words(wait), wait)
+
+    def limit() -> int:
+        # Counted only when a new search is to be queued (assist.ask): a known answer is free.
+        return limits.hit_or_hold("search", client, *settings.SOLVER_SEARCHES_PER_CLIENT)
+
     try:
-        asked = or_404(assist.ask, request.owner, public_id, board.ply, board.version, kind, client)
+        asked = or_404(
+            assist.ask, request.owner, public_id, board.ply, board.version, kind, client, limit
+        )
+    except assist.TooManySearches as over:
+        wait = over.retry_after
+        return _busy(request, over.game, kind, limits.wait_words(wait), wait)
     except play.StalePly as stale:
         said = _("The board had moved on before you asked: ask again on the board as it is now.")
         return _show(request, stale.game, kind, Answer("stale", said))

@@ -55,8 +55,9 @@ REFUSALS: dict[type[play.GameError], int] = {
     play.NoSureWin: 409,
     play.TooLong: 409,
     assist.NoWinKnown: 409,
-    # The search's own views answer it with the wait in words and Retry-After.
+    # The search's own views answer these with the wait in words and Retry-After.
     assist.SearchBusy: 429,
+    assist.TooManySearches: 429,
 }
 
 

@@ -19,7 +19,7 @@ from games import tasks
 from games.models import Analysis
 from games.services import assist
 
-from .conftest import start, url
+from .conftest import post_move, start, url
 from .solver_support import answer, ask, near_win, run_worker, said
 from .test_limits import Clock
 
@@ -120,6 +120,8 @@ class TestPerClient:
         game = start(player)
         for _n in range(2):
             assert ask(player, "hint", game).status_code == 200
+            # A new board: asking again on the same one is no new search, and not counted.
+            post_move(player, game, "deal")
         refused = ask(player, "hint", game)
         assert refused.status_code == 429
         seconds = int(refused["Retry-After"])

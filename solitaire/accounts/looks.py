@@ -1,12 +1,13 @@
 """Looks: how the site looks to a player (light or dark, the table's colour, the cards' backs,
-two or four colours, animations on or off), chosen on the Looks page.
+two or four colours, animations on or off, whether one tap plays a card's only move), chosen on
+the Looks page.
 
 A choice is kept in the browser (a cookie, so that the very first paint of every page has it,
 guest or not) and, for a player with an account, on the account (``Preferences``), which every
 device of theirs follows. The page's ``<html>`` carries the looks as data attributes
 (``{% looks_attributes %}``, templates/base.html): ``data-theme``, ``data-table``,
-``data-back``, ``data-deck`` and ``data-motion`` ("off" turns the cards' travel off, for
-static/js/motion.js). static/css/site.css draws them.
+``data-back``, ``data-deck``, ``data-motion`` ("off" turns the cards' travel off, for
+static/js/motion.js) and ``data-tap`` (static/js/play.js). static/css/site.css draws them.
 """
 
 from urllib.parse import urlsplit, urlunsplit
@@ -22,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from .models import CardBack, Deck, Motion, Preferences, TableColour, Theme
+from .models import CardBack, Deck, Motion, OneTap, Preferences, TableColour, Theme
 
 COOKIE = "looks"
 #: A year: looks are chosen once and kept.
@@ -35,6 +36,7 @@ LOOKS = {
     "back": ("card_back", CardBack, CardBack.BLUE),
     "deck": ("deck", Deck, Deck.TWO),
     "motion": ("motion", Motion, Motion.ON),
+    "tap": ("tap", OneTap, OneTap.TOUCH),
 }
 DEFAULTS = {name: str(default) for name, (_field, _choices, default) in LOOKS.items()}
 
@@ -67,6 +69,17 @@ class LooksForm(forms.Form):
         help_text=gettext_lazy(
             "Cards travel to where they go. Off, they jump there; they are off too when your "
             "device asks for reduced motion."
+        ),
+    )
+    # Not required: a form sent before this choice existed keeps the default.
+    tap = forms.ChoiceField(
+        label=gettext_lazy("One tap plays"),
+        choices=OneTap,
+        widget=forms.RadioSelect,
+        required=False,
+        help_text=gettext_lazy(
+            "One tap or click on a card that has exactly one move plays that move; a card "
+            "with more than one is picked up, as before."
         ),
     )
 

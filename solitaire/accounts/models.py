@@ -49,6 +49,17 @@ class Motion(models.TextChoices):
     OFF = "off", pgettext_lazy("animations", "Off")
 
 
+class OneTap(models.TextChoices):
+    """Whether one tap on a card that has exactly one move plays it (static/js/play.js)."""
+
+    # Translators: one tap plays a card's only move on a touch screen, not with a mouse.
+    TOUCH = "touch", pgettext_lazy("one tap", "On a touch screen")
+    # Translators: one tap (or one click) plays a card's only move.
+    ON = "on", pgettext_lazy("one tap", "Always")
+    # Translators: one tap only picks a card up.
+    OFF = "off", pgettext_lazy("one tap", "Off")
+
+
 class Preferences(models.Model):
     """The language a player chose, the time zone their browser is in, and their looks (blank
     for a look not chosen on the account: the device's choice, else the site's default)."""
@@ -70,6 +81,7 @@ class Preferences(models.Model):
     card_back = models.CharField(_("card back"), max_length=8, blank=True, choices=CardBack)
     deck = models.CharField(_("deck"), max_length=8, blank=True, choices=Deck)
     motion = models.CharField(_("animations"), max_length=8, blank=True, choices=Motion)
+    tap = models.CharField(_("one tap plays"), max_length=8, blank=True, choices=OneTap)
     #: The name the daily leaderboards and shared games show; blank for none ("a player").
     public_name = models.CharField(_("public name"), max_length=30, blank=True, default="")
 

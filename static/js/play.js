@@ -405,6 +405,21 @@
     return false;
   }
 
+  /** Whether one tap on a card with exactly one move plays it: the player's setting (<html>'s
+      data-tap, solitaire/accounts/looks.py), by default on a touch screen. */
+  function oneTap() {
+    const setting = document.documentElement.dataset.tap || "touch";
+    return setting === "on" || (setting === "touch" && matchMedia("(pointer: coarse)").matches);
+  }
+
+  /** The one move of ``card`` (its pick and target), when nothing is held and the board lists
+      exactly one for it; else null. */
+  function onlyMove(card) {
+    if (held || !card || !oneTap()) return null;
+    const targets = targetsOf(card.dataset.pick);
+    return targets.length === 1 ? [card.dataset.pick, targets[0]] : null;
+  }
+
   document.addEventListener("click", (event) => {
     const b = board();
     if (!b || event.button !== 0 || !b.contains(event.target)) return;
@@ -412,6 +427,13 @@
     if (event.target.closest("button")) return;
     const card = event.target.closest("a[data-pick]");
     const pile = event.target.closest("[data-pile]");
+    const only = onlyMove(card);
+    if (only) {
+      // Played through the same queue as every other move.
+      event.preventDefault();
+      move(...only);
+      return;
+    }
     if (activate(card, pile)) event.preventDefault();
   });
 

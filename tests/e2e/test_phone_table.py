@@ -249,3 +249,32 @@ def test_every_text_on_the_table_reads_clearly_in_every_look(screen, live_server
         failing[(theme, table, "picked")] = page.evaluate(CONTRAST)
         card(page, next(iter(picks))).click()
     assert not any(failing.values()), {k: v for k, v in failing.items() if v}
+
+
+def test_one_tap_plays_a_cards_only_move_on_a_touch_screen(browser, live_server):
+    """On a phone, by default: a card with exactly one move goes there at one tap, through the
+    queue every move takes; a card with more than one is picked up; with the setting off, a
+    tap only picks up."""
+    context, page = _new_page(
+        browser, SIZES["390x844"], one_tap=True, has_touch=True, is_mobile=True
+    )
+    try:
+        cache.clear()
+        open_deal(page, live_server, "forty-thieves", 1)
+        page.wait_for_load_state()
+        picks = legal_picks(page)
+        only = next(p for p, targets in picks.items() if len(targets) == 1)
+        target = picks[only][0]
+        before = page.locator(f'{BOARD} [data-pile="{target}"] .card').count()
+        card(page, only).tap()
+        expect(page.locator(STATE_PLY)).not_to_have_attribute("data-ply", "0")
+        expect(page.locator(BOARD)).to_have_attribute("data-pick", "")
+        assert page.locator(f'{BOARD} [data-pile="{target}"] .card').count() > before
+
+        page.evaluate("document.documentElement.dataset.tap = 'off'")
+        picks = legal_picks(page)
+        some = next(iter(picks))
+        card(page, some).tap()
+        expect(page.locator(BOARD)).to_have_attribute("data-pick", some)
+    finally:
+        _close(context, page)

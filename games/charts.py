@@ -32,6 +32,17 @@ def _y(value: float, top: float) -> float:
     return HEIGHT - BOTTOM - (HEIGHT - TOP - BOTTOM) * (value / top if top else 0)
 
 
+def weeks_with_data(weeks: list[Week]) -> list[Week]:
+    """The weeks from the first that holds a game (begun or finished in it, or finished before
+    it: a win rate) to this week, the last: a chart spans those, not months of nothing. This
+    week alone when none does."""
+    first = next(
+        (n for n, w in enumerate(weeks) if w.games or w.wins or w.losses or w.rate is not None),
+        len(weeks) - 1,
+    )
+    return weeks[first:]
+
+
 def week_label(week: Week) -> str:
     # Translators: the date format (Django's date filter) of a week's day and month on the
     # charts' axis, short: "j M" gives "15 Jun". Write it as your language does ("j N" gives

@@ -63,6 +63,7 @@ def statistics(request: HttpRequest, variant: str = "") -> HttpResponse:
     else:
         bars_title = _("All games: games and wins per week")
         line_title = _("All games: win rate over time")
+    shown.weeks = charts.weeks_with_data(shown.weeks)
     return render(
         request,
         "games/stats.html",

@@ -223,7 +223,25 @@ class TestCharts:
         assert 'role="img"' in html and "<desc>" in html
         assert "figures as a table" in html
         table = html[html.index('<details class="chart-table">') : html.index("</details>")]
-        assert table.count("<tr>") == stats.WEEKS + 1
+        assert table.count("<tr>") == 1 + 1  # this week, the only one with a game
+
+    def test_the_charts_span_only_the_weeks_there_are_games_in(self, client, player):
+        old = won(player)
+        weeks_ago = timezone.now() - timedelta(weeks=3)
+        Game.objects.filter(pk=old.pk).update(first_move_at=weeks_ago, finished_at=weeks_ago)
+        given_up(player)
+        html = page(client)
+        table = html[html.index('<details class="chart-table">') : html.index("</details>")]
+        assert table.count("<tr>") == 4 + 1  # three weeks ago, the two between, this week
+        bars = html[html.index('<svg class="chart') : html.index("</svg>")]
+        # Each week a quarter of the chart's width: its bars 0.4 of that, 59.6 of 596.
+        assert 'class="games"' in bars and 'width="59.6"' in bars
+
+    def test_a_week_with_no_game_before_the_first_is_left_out(self):
+        weeks = [stats.Week(date(2026, 11, 2)), stats.Week(date(2026, 11, 9), games=1)]
+        weeks.append(stats.Week(date(2026, 11, 16)))
+        assert [w.start.day for w in charts.weeks_with_data(weeks)] == [9, 16]
+        assert len(charts.weeks_with_data([stats.Week(date(2026, 11, 2))] * 3)) == 1
 
     def test_weeks_count_games_begun_and_won_and_the_win_rate_so_far(self, client, player):
         won(player)

@@ -21,6 +21,10 @@ class TestWon:
         assert "You won!" in html
         assert f"in {len(record.moves)} moves" in html
         assert "Play this deal again" in html and "New deal" in html
+        # "New deal" is the panel's first button, and the one it puts forward.
+        again = html[html.index('<div class="again">') :]
+        assert again.index("New deal") < again.index("Play this deal again")
+        assert 'class="button primary" id="new-deal">New deal' in again
         game.refresh_from_db()
         assert game.status == "won" and game.finished_at is not None
         assert game.ply == len(record.moves)

@@ -306,7 +306,15 @@ def test_in_dark_mode_every_toolbar_button_reads_clearly(laptop_page, live_serve
         assert contrast(colour, background) >= 4.5, (name, colour, background)
 
 
+def open_site_menu(page) -> None:
+    """Open the site's menu where the game page folds its header into one (a phone)."""
+    menu = page.locator("#site-menu > summary")
+    if menu.count() and menu.is_visible():
+        menu.click()
+
+
 def switch_language(page, code: str) -> None:
+    open_site_menu(page)
     page.locator("#language-choice").select_option(code)
     page.locator(".language-form button").click()
     expect(page.locator("html")).to_have_attribute("lang", code)
@@ -335,6 +343,7 @@ def test_every_header_link_is_in_sight_on_a_phone_in_french(tall_phone_page, liv
     page = tall_phone_page
     open_deal(page, live_server, "forty-thieves")
     switch_language(page, "fr")
+    open_site_menu(page)
     links = page.locator(".site-nav :is(a, button)")
     assert links.count() >= 5
     width = page.viewport_size["width"]

@@ -278,3 +278,20 @@ def test_one_tap_plays_a_cards_only_move_on_a_touch_screen(browser, live_server)
         expect(page.locator(BOARD)).to_have_attribute("data-pick", some)
     finally:
         _close(context, page)
+
+
+def test_todays_deals_fit_a_phone_and_the_rules_link_keeps_one_line_in_vietnamese(
+    screen, live_server
+):
+    page = screen("390x844")
+    page.goto(f"{live_server.url}/daily/")
+    expect(page.locator(".daily-table")).to_be_visible()
+    width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1], f"the page is {width[0]} px wide in {width[1]}"
+    page.goto(f"{live_server.url}/vi/")
+    links = page.locator(".variant-actions > a")
+    expect(links.first).to_contain_text("Luật chơi")
+    heights = links.evaluate_all(
+        "links => links.map(a => a.getClientRects().length === 1 && a.offsetHeight < 30)"
+    )
+    assert all(heights), heights

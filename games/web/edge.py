@@ -9,7 +9,8 @@ status in ``REFUSALS``, and a change is drawn (games/web/draw.py).
 
 Bad input (a garbled form, an unknown move, an illegal one, a finished game) gets a clear
 message and a 4xx: for htmx the board with the message (400 garbled, 409 not possible now, 422
-illegal; the page's htmx configuration swaps those in), without JavaScript the whole page. A
+illegal; the page's htmx configuration swaps those in; the page's script asks for them as
+answers like any other, 200 with the status in X-Refused), without JavaScript the whole page. A
 stale board (the game moved on in another window) is not an error: the current board comes
 back with a note.
 """
@@ -179,8 +180,18 @@ def answer_change(
     return redirect(game_url(game))
 
 
+#: The request header with which the game page's script (static/js/play.js) asks for a refusal
+#: as an answer like any other: 200, with the refusal's status in ``X-Refused``. A refused move
+#: is an answer the page expects, and the browser logs every 4xx as a failed load.
+REFUSAL_AS_ANSWER = "X-Refusal-As-Answer"
+
+
 def refuse(request: HttpRequest, game: Game, message: str, status: int = 422) -> HttpResponse:
-    return show_game(request, game, message=message, level="error", status=status)
+    response = show_game(request, game, message=message, level="error", status=status)
+    if is_fragment(request) and request.headers.get(REFUSAL_AS_ANSWER) == "yes":
+        response["X-Refused"] = str(response.status_code)
+        response.status_code = 200
+    return response
 
 
 def show_game(request: HttpRequest, game: Game, position=None, **drawing) -> HttpResponse:

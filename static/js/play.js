@@ -182,7 +182,9 @@
       target: b,
       swap: "outerHTML",
       values: typeof action.values === "function" ? action.values() : action.values,
-      headers: { "X-CSRFToken": token },
+      // A refusal comes as an answer like any other (200, its status in X-Refused,
+      // games/web/edge.py): the browser logs no failed load for a move the rules refuse.
+      headers: { "X-CSRFToken": token, "X-Refusal-As-Answer": "yes" },
     });
   }
 
@@ -195,7 +197,8 @@
       return;
     }
     swapped = event.detail.shouldSwap;
-    const refused = event.detail.xhr.status >= 400;
+    const xhr = event.detail.xhr;
+    const refused = xhr.status >= 400 || xhr.getResponseHeader("X-Refused") !== null;
     if (swapped && ahead()) ahead().answer(sending.flight, refused);
     if (refused || !swapped) dropQueue();
   });

@@ -295,3 +295,25 @@ def test_todays_deals_fit_a_phone_and_the_rules_link_keeps_one_line_in_vietnames
         "links => links.map(a => a.getClientRects().length === 1 && a.offsetHeight < 30)"
     )
     assert all(heights), heights
+
+
+def test_a_refused_move_is_an_answer_the_page_expects_not_a_console_error(screen, live_server):
+    page = screen("1280x720")
+    errors = []
+
+    def note(message):
+        if message.type == "error":
+            errors.append(message.text)
+
+    page.on("console", note)
+    try:
+        open_deal(page, live_server, "forty-thieves", 1)
+        page.wait_for_load_state()
+        card(page, "t1").click()
+        page.locator(f'{BOARD} [data-pile="t2"] > .card').last.click()
+        expect(page.locator("#announce .message.error")).to_contain_text("not allowed")
+        assert ply(page) == 0
+        page.wait_for_timeout(200)
+    finally:
+        page.remove_listener("console", note)
+    assert errors == []

@@ -60,9 +60,17 @@ def play_daily_in(page, live_server) -> Game:
 
 
 def finish_by_play(game: Game, moves: list[str]) -> Game:
-    """Play ``moves`` on the player's game as their own moves (checked by the engine)."""
+    """Play ``moves`` on the player's game one by one as their own moves (checked by the
+    engine; no automatic move, no Finish: a win that ranks)."""
     owner = Owner(session_key=game.session_key)
-    return play.play_out(owner, game, [Move.parse(m) for m in moves]).game
+    for ply, text in enumerate(moves, game.ply):
+        play.play(owner, game.public_id, ply, None, Move.parse(text), OFF)
+    game.refresh_from_db()
+    return game
+
+
+#: The automatic moves off in Lucas: every move is the player's.
+OFF = {"lucas": False}
 
 
 def test_two_players_rank_and_a_shared_game_replays_logged_out(browser, live_server, screenshot):

@@ -67,6 +67,9 @@ class TestFinishCountedApart:
         assert counters(response.text) == f"{own} + {LEFT} by Finish"
         assert 'data-win="helped"' in response.text
         assert "Won with help" in response.text
+        # The sentence above the figures does not call Finish's moves the player's either.
+        assert f"in {game.clock}: Finish played the last moves." in response.text
+        assert f"in {own} moves" not in response.text
 
     def test_a_search_s_finish_is_counted_apart_and_counts_a_hint(self, client):
         game = near_win(client, LEFT)

@@ -176,6 +176,16 @@ class TestWonWithHelp:
         assert history.count('<span class="result won">won</span>') == 1
         assert "Won Indian, deal 1" in client.get(reverse("games:my_games")).text
 
+    def test_a_shared_win_with_help_says_so_not_the_moves_alone(self, client, other_client):
+        game = near_win(client, LEFT)
+        finish_certain_win(client, game)
+        response = client.post(url("share", game))
+        assert response.status_code == 302
+        page = other_client.get(response["Location"]).text
+        assert f"Won with help, {game.clock}." in page
+        assert f"Won in {game.player_moves} moves" not in page
+        assert f'content="Won with help, {game.clock}."' in page
+
 
 #: The automatic moves off in Lucas: every move of a win is played as the player's.
 OFF = {"lucas": False}

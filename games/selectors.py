@@ -43,6 +43,8 @@ WEEKS = 26
 #: The history's result filter: its values and the games each keeps.
 RESULTS = {
     "won": Q(status=WON),
+    "won-without-help": Q(status=WON) & ~HELPED,
+    "won-with-help": Q(status=WON) & HELPED,
     "lost": Q(status__in=LOST),
     "unfinished": Q(status=Game.Status.PLAYING),
 }

@@ -93,6 +93,8 @@ def history(request: HttpRequest) -> HttpResponse:
         "result_filter": result,
         "results": [
             ("won", _("won")),
+            ("won-without-help", _("won without help")),
+            ("won-with-help", _("won with help")),
             ("lost", _("lost (given up or stuck)")),
             ("unfinished", _("unfinished")),
         ],

@@ -176,6 +176,20 @@ class TestWonWithHelp:
         assert history.count('<span class="result won">won</span>') == 1
         assert "Won Indian, deal 1" in client.get(reverse("games:my_games")).text
 
+    def test_the_history_shows_wins_with_and_without_help_apart(self, client):
+        helped = near_win(client, LEFT)
+        finish_certain_win(client, helped)
+        alone = near_win(client, LEFT)
+        win_by_hand(client, alone)
+        for result, shown, hidden in (
+            ("won-with-help", helped, alone),
+            ("won-without-help", alone, helped),
+        ):
+            page = client.get(reverse("games:history"), {"result": result}).text
+            assert shown.public_id in page and hidden.public_id not in page, result
+        both = client.get(reverse("games:history"), {"result": "won"}).text
+        assert helped.public_id in both and alone.public_id in both
+
     def test_a_shared_win_with_help_says_so_not_the_moves_alone(self, client, other_client):
         game = near_win(client, LEFT)
         finish_certain_win(client, game)

@@ -131,10 +131,12 @@ def ask_in_transaction(
     if not counted.update(hint_count=F("hint_count") + 1):
         raise StalePly(Game.objects.owned_by(owner).get(pk=game.pk))
     now = timezone.now()
-    # Searches of this game's older boards are of no use any more: the worker skips them.
-    game.analyses.pending().exclude(version=game.version).update(
-        status=Analysis.Status.STALE, finished_at=now
-    )
+    # Searches of this game's older boards are of no use any more: the worker skips them, and
+    # those still waiting leave the queue, where they would count as work to do.
+    older_boards = game.analyses.pending().exclude(version=game.version)
+    out_of_date = list(older_boards.values_list("pk", flat=True))
+    older_boards.update(status=Analysis.Status.STALE, finished_at=now)
+    tasks.drop_waiting(out_of_date)
     analysis = game.analyses.filter(kind=kind, version=game.version).first()
     if analysis is not None and (abandoned(analysis, now) or replaced(analysis, game)):
         analysis.delete()

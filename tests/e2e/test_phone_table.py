@@ -122,7 +122,9 @@ def test_the_table_uses_the_screen(screen, live_server, size, variant):
     assert found["corner"] >= CORNER, f"a corner letter of {found['corner']:.1f} px"
     if before:
         assert found["coverage"] >= 1.5 * before, f"{found['coverage']:.1%}, was {before:.1%}"
-    if page.viewport_size["height"] >= 640:
+    # Forty Devils held sideways spends its height on its foundations' labels: its cards are
+    # 40 px wide, its strips about 30: the one table where the room does not allow 44 px.
+    if (size, variant) != ("844x390", "forty-devils"):
         assert covered_targets(page) == []
     assert covering(page) == []
 

@@ -12,8 +12,9 @@ at a time: a newer one replaces the older. The queue is bounded (``SearchBusy``)
 between clients (docs/architecture.md, "Searches").
 
 Counting: every hint or analysis the player asks for (and is not refused) adds one to the
-game's ``hint_count``, and so does "Finish"; the statistics' "wins without undo or hints"
-leave such games out.
+game's ``hint_count``, and so does "Finish", whose moves count on ``finish_ply`` besides: a win
+with any of them is one won with help (``Game.helped``), never a best nor ranked. Only a new
+search counts against the client's limit on searches (``ask``).
 """
 
 import math

@@ -143,3 +143,21 @@ def test_next_must_stay_on_the_site(client):
 
 def test_the_looks_page_answers_get_and_post_only(client):
     assert client.put(LOOKS).status_code == 405
+
+
+def test_one_tap_plays_on_a_touch_screen_by_default_and_is_kept_when_chosen(client):
+    """The one-tap setting (static/js/play.js reads <html>'s data-tap): "touch" until chosen;
+    a choice is kept like the other looks, on the account too; a form sent without it keeps
+    the default."""
+    assert 'data-tap="touch"' in html_tag(client)
+    page = client.get(LOOKS).content.decode()
+    for value in ("touch", "on", "off"):
+        assert f'name="tap" value="{value}"' in page
+    assert client.post(LOOKS, CHOSEN).status_code == 302
+    assert 'data-tap="touch"' in html_tag(client)
+    make_user()
+    log_in(client)
+    assert client.post(LOOKS, {**CHOSEN, "tap": "off"}).status_code == 302
+    assert 'data-tap="off"' in html_tag(client)
+    assert Preferences.objects.get(user__username="alice").tap == "off"
+    assert client.post(LOOKS, {**CHOSEN, "tap": "sometimes"}).status_code == 400

@@ -118,8 +118,9 @@ def _from_db_value(field, value, connection):
 
 #: How a column's value becomes the field's, by the field's type: what ``Game.objects.raw``
 #: does, through documented APIs only (``Field.from_db_value``, ``parse_datetime``):
-#: reading the row through ``raw`` makes a whole move 13 % slower (docs/performance.md). Types that the drivers already hand
-#: back as Python's own need nothing; ``check_readers`` refuses to start on any other.
+#: reading the row through ``raw`` makes a whole move 13 % slower (docs/performance.md).
+#: Types that the drivers already hand back as Python's own need nothing; ``check_readers``
+#: refuses to start on any other.
 PLAIN_TYPES = frozenset(
     {
         "AutoField",

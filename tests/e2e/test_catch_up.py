@@ -71,20 +71,24 @@ def test_a_page_brought_back_into_sight_catches_up_at_once(page, live_server):
     open_deal(page, live_server, "forty-thieves", 1)
     other = second_page(page, NO_CHANNEL)
     # Out of sight (a phone asleep, another tab in front): it asks nothing.
-    other.evaluate(
-        "Object.defineProperty(document, 'visibilityState', {value: 'hidden', configurable: true});"
-        "document.dispatchEvent(new Event('visibilitychange'))"
-    )
+    seen(other, "hidden")
     before = ply(other)
     at = deal(page)
     other.wait_for_timeout(4_000)
     assert ply(other) == before
-    other.evaluate(
-        "Object.defineProperty(document, 'visibilityState', {value: 'visible', configurable: true});"
-        "document.dispatchEvent(new Event('visibilitychange'))"
-    )
+    seen(other, "visible")
     expect(other.locator(STATE)).to_have_attribute("data-ply", str(at), timeout=1_500)
     other.close()
+
+
+def seen(page, state: str) -> None:
+    """The page goes out of sight ("hidden") or comes back ("visible"), as the browser says."""
+    page.evaluate(
+        "state => { Object.defineProperty(document, 'visibilityState', "
+        "{value: state, configurable: true});"
+        "document.dispatchEvent(new Event('visibilitychange')); }",
+        state,
+    )
 
 
 def test_a_page_left_open_asks_rarely(page, live_server):

@@ -172,8 +172,13 @@ def test_a_deal_shows_a_back_until_the_answer_then_the_face(page, live_server):
 def test_a_move_the_server_refuses_flies_back_and_the_server_board_shows(page, live_server):
     open_deal(page, live_server, "forty-thieves", 1)
     game_url = page.url
-    # Meanwhile the game moves on on another device (another tab of the same browser).
+    # This page does not ask whether the game moved on (as a phone asleep would not): the move
+    # below is made on the board it shows, which the server no longer has.
+    page.evaluate("document.querySelectorAll('[data-poll]').forEach(e => e.remove())")
+    # Meanwhile the game moves on on another device (another tab of the same browser, which
+    # does not tell this one: tabs of one browser hear of each other's moves at once).
     other = page.context.new_page()
+    other.add_init_script("delete window.BroadcastChannel;")
     other.goto(game_url)
     other.wait_for_load_state()
     other.locator(f"{BOARD} .stock-button").click()
@@ -198,6 +203,7 @@ def test_a_move_the_server_refuses_flies_back_and_the_server_board_shows(page, l
     held.wait()
     assert [s["card"] for s in ahead(page)] == [code]
     held.release()
+    page.wait_for_function("() => window.flownBack !== undefined")  # the answer is in
     expect(page.locator("#announce .message")).not_to_have_count(0)
     flown_back = page.evaluate("window.flownBack")
     assert len(flown_back) == 1, flown_back

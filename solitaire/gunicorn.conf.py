@@ -1,8 +1,9 @@
 """Gunicorn's settings for serving the site for real (bin/serve), from the environment.
 
 BIND (default 0.0.0.0:$PORT, PORT default 8000), WEB_CONCURRENCY (worker processes, default
-two per core plus one), WEB_THREADS (threads per worker, default 8; 1: synchronous workers),
-GUNICORN_TIMEOUT (seconds, default 30), ACCESS_LOG (a path, "-" for standard output (the
+one per core), WEB_THREADS (threads per worker, default 8; 1: synchronous workers),
+GUNICORN_TIMEOUT (seconds, default 30), GUNICORN_KEEPALIVE (seconds an idle connection is kept
+open for its next request, default 10), ACCESS_LOG (a path, "-" for standard output (the
 default), or "off"), FORWARDED_ALLOW_IPS (proxies trusted to say the scheme, default
 127.0.0.1), CONTROL_SOCKET (a path for gunicornc; none by default).
 
@@ -10,8 +11,15 @@ Threads let a worker hold back a client that goes on sending once a limit refuse
 sleeping thread, solitaire/limits.py) while its other threads serve the players: all but two
 of a worker's threads may be holding at once. Each worker thread holds one PostgreSQL
 connection: keep WEB_CONCURRENCY times WEB_THREADS (plus the task workers, TASK_WORKERS) on
-every host under the server's max_connections (100 by default): 5 x 8 + 2 on a 2-core machine,
+every host under the server's max_connections (100 by default): 2 x 8 + 2 on a 2-core machine,
 2 x 4 x 8 + 3 in the cluster (deploy/cluster.env).
+
+One worker per core, and connections kept open 10 s, because that is what a machine of two
+cores serves most from: measured with tests/bench/loadtest.py at 1,000 players, gunicorn's CPU
+per request was 2.79 ms with 2 workers keeping connections 10 s, 3.05 ms with 2 keeping them
+2 s (gunicorn's default), 3.23 ms with 5 workers and 10 s, 3.37 ms with 3 and 10 s and 3.76 ms
+with 5 and 2 s (the earlier defaults); more processes than cores only take turns on them, and
+a connection closed after 2 s is opened again for the next move (docs/performance.md).
 """
 
 import gc
@@ -21,10 +29,11 @@ _cores = os.cpu_count() or 1
 
 wsgi_app = "solitaire.wsgi:application"
 bind = os.environ.get("BIND") or f"0.0.0.0:{os.environ.get('PORT', '8000')}"
-workers = int(os.environ.get("WEB_CONCURRENCY", 2 * _cores + 1))
+workers = int(os.environ.get("WEB_CONCURRENCY", _cores))
 threads = int(os.environ.get("WEB_THREADS", "8"))
 worker_class = "gthread" if threads > 1 else "sync"
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "10"))
 graceful_timeout = 20
 # Workers are replaced now and then, staggered, so that no leak can grow without bound.
 max_requests = 20000

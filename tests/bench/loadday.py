@@ -9,10 +9,14 @@ Each row is one run of tests/bench/loadtest.py (its own server and database, ``-
 --trivial-seconds 5 --arrival 20``, and half as many open pages nobody plays on as players:
 tabs left open), whose figures count from when all players have arrived. `make loadtest-day`
 runs it. The targets (issue 31) are printed beside the table; this prints, it asserts nothing.
+``--root FOLDER`` serves another checkout (say the code before, unpacked with ``git archive``)
+with this load test; ``-- --poll-every 3`` makes the pages ask every 3 s, as they did before
+static/js/catchup.js.
 """
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,11 +29,13 @@ TARGETS = {1000: 50.0, 2000: 250.0}
 TARGET_CPU_MS = 2.5
 
 
-def run(players: int, arrival: float, idle: int, seconds: float, extra: list[str]) -> dict:
+def run(
+    players: int, arrival: float, idle: int, seconds: float, extra: list[str], root: Path = ROOT
+) -> dict:
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         command = [
             sys.executable,
-            str(LOADTEST),
+            str(root / "tests" / "bench" / "loadtest.py"),
             "--players",
             str(players),
             "--idle",
@@ -47,7 +53,7 @@ def run(players: int, arrival: float, idle: int, seconds: float, extra: list[str
             *extra,
         ]
         print("$", " ".join(command[1:]), flush=True)
-        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+        done = subprocess.run(command, cwd=root, capture_output=True, text=True)
         report = done.stdout.split("\nLoad test:", 1)
         print("Load test:" + report[1] if len(report) == 2 else done.stdout[-3000:], flush=True)
         if done.stderr.strip():
@@ -84,15 +90,24 @@ def main() -> int:
     parser.add_argument("--stress", type=int, default=1000, help="0: no stress run")
     parser.add_argument("--seconds", type=float, default=40.0)
     parser.add_argument("--idle-share", type=float, default=0.5)
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=ROOT,
+        help="serve another checkout (this load test copied into it first), e.g. the code before",
+    )
     parser.add_argument("extra", nargs="*", help="more options for loadtest.py (after --)")
     args = parser.parse_args()
+    if args.root.resolve() != ROOT:
+        (args.root / "tests" / "bench").mkdir(parents=True, exist_ok=True)
+        shutil.copy(LOADTEST, args.root / "tests" / "bench" / "loadtest.py")
     rows = []
     for players in args.players:
         idle = round(players * args.idle_share)
-        rows.append(run(players, 20.0, idle, args.seconds, args.extra))
+        rows.append(run(players, 20.0, idle, args.seconds, args.extra, args.root))
     if args.stress:
         idle = round(args.stress * args.idle_share)
-        rows.append(run(args.stress, 0.0, idle, args.seconds, args.extra))
+        rows.append(run(args.stress, 0.0, idle, args.seconds, args.extra, args.root))
     print()
     print(table(rows))
     print()

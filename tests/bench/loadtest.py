@@ -13,8 +13,8 @@ What it does (through the cluster, ``--cluster``: steps 1, 2 and 5 are left out,
    then its supervisor with gunicorn, the background-task workers and the housekeeping, the
    supervisor's socket in that folder) on a free
    loopback port, debug off, plain HTTP (DJANGO_HTTPS=0), the Redis cache
-   (redis://127.0.0.1:6379/2), WEB_CONCURRENCY workers (the gunicorn config's default, two per
-   core plus one, unless --workers says) and no access log (ACCESS_LOG=off). Its log goes to a
+   (redis://127.0.0.1:6379/2), WEB_CONCURRENCY workers (the gunicorn config's default, one per
+   core, unless --workers says) and no access log (ACCESS_LOG=off). Its log goes to a
    temporary file, whose tail is printed when something fails.
 3. Measures in turns: the trivial view, then play, then the trivial view again, and so on,
    five slices of play between six of the trivial view (the machine's speed drifts: this way
@@ -508,9 +508,9 @@ class Player:
 
     def page_opened(self) -> None:
         """A game page was loaded: it asks often at first (catchup.js)."""
-        self.poll_interval = POLL_FAST
+        self.poll_interval = self.ctx.poll_every or POLL_FAST
         self.calm_since = time.monotonic()
-        self.next_poll = self.calm_since + POLL_FAST
+        self.next_poll = self.calm_since + self.poll_interval
 
     async def pause(self, seconds: float) -> None:
         """The player thinks for ``seconds``; their open game page asks meanwhile whether the
@@ -533,7 +533,7 @@ class Player:
         now = time.monotonic()
         if response is not None and response.status not in (200, 204):
             self.stats.error(f"poll {path}: {response.status} {_gist(response)}")
-        if now - self.calm_since >= POLL_QUIET:
+        if now - self.calm_since >= POLL_QUIET and not self.ctx.poll_every:
             self.poll_interval = min(POLL_SLOWEST, self.poll_interval * 2)
         self.next_poll = now + self.poll_interval
 
@@ -555,7 +555,8 @@ class Player:
         finally:
             self.ctx.in_flight -= 1
             # The page's own action was checked against the game: the question can wait.
-            self.next_poll = time.monotonic() + self.poll_interval
+            if not self.ctx.poll_every:
+                self.next_poll = time.monotonic() + self.poll_interval
 
     async def _call(self, kind: str, method: str, path: str, form, htmx: bool):
         headers = {"HX-Request": "true"} if htmx else {}
@@ -760,6 +761,9 @@ class Run:
     polls: bool = True
     #: Open game pages nobody plays on, besides the players.
     idle: int = 0
+    #: Seconds between a page's questions when fixed (0: as catchup.js schedules them): 3
+    #: models the pages before it, which asked every 3 s in sight, playing or not.
+    poll_every: float = 0.0
     stats: Stats = field(default_factory=Stats)
     #: Set while the players play; cleared, they wait before their next request.
     go: asyncio.Event = field(default_factory=asyncio.Event)
@@ -905,8 +909,8 @@ def config_default(name: str, variable: str) -> int | None:
 
 
 def default_workers() -> int:
-    """The gunicorn config's default (two per core plus one)."""
-    return config_default("workers", "WEB_CONCURRENCY") or 2 * (os.cpu_count() or 1) + 1
+    """The gunicorn config's default (one per core)."""
+    return config_default("workers", "WEB_CONCURRENCY") or os.cpu_count() or 1
 
 
 def default_threads() -> int:
@@ -1066,6 +1070,7 @@ def through_cluster(args) -> int:
             arrival=args.arrival,
             polls=not args.no_polls,
             idle=args.idle,
+            poll_every=args.poll_every,
             database=CLUSTER_DATABASE,
             clients=CLUSTER_CLIENTS,
         )
@@ -1305,6 +1310,12 @@ def main() -> int:
         default=0,
         help="open game pages nobody plays on, besides the players (0)",
     )
+    parser.add_argument(
+        "--poll-every",
+        type=float,
+        default=0.0,
+        help="seconds between a page's questions, fixed (3: the pages before catchup.js)",
+    )
     parser.add_argument("--json", help="also write the main figures to this file (JSON)")
     parser.add_argument("--seed", type=int, default=20261129, help="the players' random seed")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
@@ -1342,6 +1353,7 @@ def main() -> int:
                 arrival=args.arrival,
                 polls=not args.no_polls,
                 idle=args.idle,
+                poll_every=args.poll_every,
             )
             loads = {"before": load()}
             print(f"Load average before: {loads['before']}", flush=True)

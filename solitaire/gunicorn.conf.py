@@ -3,7 +3,8 @@
 BIND (default 0.0.0.0:$PORT, PORT default 8000), WEB_CONCURRENCY (worker processes, default
 one per core), WEB_THREADS (threads per worker, default 8; 1: synchronous workers),
 GUNICORN_TIMEOUT (seconds, default 30), GUNICORN_KEEPALIVE (seconds an idle connection is kept
-open for its next request, default 10), ACCESS_LOG (a path, "-" for standard output (the
+open for its next request, default 10), WEB_CONNECTIONS (connections a worker keeps at once,
+default 2000), ACCESS_LOG (a path, "-" for standard output (the
 default), or "off"), FORWARDED_ALLOW_IPS (proxies trusted to say the scheme, default
 127.0.0.1), CONTROL_SOCKET (a path for gunicornc; none by default).
 
@@ -35,9 +36,13 @@ worker_class = "gthread" if threads > 1 else "sync"
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "10"))
 graceful_timeout = 20
-# Workers are replaced now and then, staggered, so that no leak can grow without bound.
-max_requests = 20000
-max_requests_jitter = 2000
+# Workers are replaced now and then, staggered, so that no leak can grow without bound: about
+# every half hour each at a thousand players (a worker replaced starts with cold caches and new
+# database connections, so not every minute, as 20,000 made it with one worker per core).
+max_requests = 200000
+max_requests_jitter = 20000
+# Connections a worker keeps at once, idle ones kept alive included: a player's page keeps one.
+worker_connections = int(os.environ.get("WEB_CONNECTIONS", "2000"))
 # The application is loaded once, before the workers fork: they share its memory.
 preload_app = True
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")

@@ -35,8 +35,10 @@ class PositionTextError(ValueError):
     """A position text that NOTATION.md would not write."""
 
 
-#: The largest count a record's tags may give (the database's positive integers).
-MOST_COUNTED = 2**31 - 1
+#: The most hints or undos a record may give: a million, more than any game is played with.
+#: A game counts on from them (every undo changes its version, which the page sends back with
+#: each action), so a bound near the database's largest integer would leave the game unplayable.
+MOST_COUNTED = 10**6
 #: The most time played a record may give: a thousand years, in milliseconds.
 MOST_MILLISECONDS = 1000 * 365 * 24 * 3600 * 1000
 

@@ -15,7 +15,7 @@ from games import integrity
 from games.models import Game
 from games.rules import Record, parse_record
 
-from .conftest import HTMX, board, post_move, url, won_record
+from .conftest import HTMX, board, legal_move, post_move, url, won_record
 from .test_counts import counters, near_win
 
 pytestmark = pytest.mark.django_db
@@ -153,6 +153,16 @@ class TestOldAndGarbledRecords:
         assert game.player_moves == game.ply == len(record.moves) - 5
         assert (game.automatic_ply, game.finish_ply, game.milliseconds_played) == (0, 0, 0)
         assert (game.hint_count, game.undo_count) == (0, 0)
+
+    @pytest.mark.parametrize("keys", [{"undos": 2**31 - 1}, {"hints": 2**31 - 1, "undos": 10**9}])
+    def test_counts_no_game_could_reach_are_left_out_and_the_game_plays_on(self, client, keys):
+        data = {"version": 1, "variant": "indian", "deal": 1, "moves": won_record().moves[:-60]}
+        game, _response = imported(client, json.dumps(data | keys))
+        assert (game.hint_count, game.undo_count) == (0, 0)
+        # The board the page sends back is the game's: a move, a hint and an undo are answered.
+        assert client.post(url("hint", game), board(game), headers=HTMX).status_code == 200
+        assert post_move(client, game, legal_move(game)).status_code == 200
+        assert client.post(url("undo", game), board(game), headers=HTMX).status_code == 200
 
     def test_a_move_marked_automatic_that_does_not_go_home_is_the_player_s(self, client):
         data = json.loads(Record("indian", 1, won_record().moves[:-5]).to_json())

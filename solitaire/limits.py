@@ -79,7 +79,7 @@ def count(scope: str, key: str, per: int, now: float) -> int:
         except ValueError:  # the window's first request, or the counter was evicted
             if cache.add(name, 1, per + 5):
                 return 1
-    return cache.incr(name)
+    return 1  # made and evicted again meanwhile, twice: counted as the window's first
 
 
 def refused(scope: str, key: str, limit: int, per: int) -> int:

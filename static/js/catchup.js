@@ -82,7 +82,8 @@
     // One of this page's own actions: it was checked against the game as it is, so the next
     // question can wait its whole interval; the other tabs of this game hear of it now.
     schedule();
-    if (channel && event.detail.successful) channel.postMessage({ game: game() });
+    const refused = event.detail.xhr && event.detail.xhr.getResponseHeader("X-Refused");
+    if (channel && event.detail.successful && !refused) channel.postMessage({ game: game() });
   });
 
   document.addEventListener("visibilitychange", () => {

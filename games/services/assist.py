@@ -117,7 +117,7 @@ def is_known(game: Game, kind: str) -> bool:
     nor stopped), or for a hint a win from this board is known."""
     now = timezone.now()
     asked = game.analyses.filter(kind=kind, version=game.version).first()
-    if asked is not None and not (abandoned(asked, now) or replaced(asked, game)):
+    if asked is not None and of_use(asked, game, now):
         return True
     return kind == Analysis.Kind.HINT and bool(_known_win_moves(game))
 
@@ -139,7 +139,7 @@ def ask_in_transaction(
     older_boards.update(status=Analysis.Status.STALE, finished_at=now)
     tasks.drop_waiting(out_of_date)
     analysis = game.analyses.filter(kind=kind, version=game.version).first()
-    if analysis is not None and (abandoned(analysis, now) or replaced(analysis, game)):
+    if analysis is not None and not of_use(analysis, game, now):
         analysis.delete()
         analysis = None
     older = pending_of(owner)
@@ -167,6 +167,12 @@ def answer_of(
 def pending_of(owner: Owner) -> QuerySet:
     """The player's searches waiting or running, on any of their games."""
     return Analysis.objects.pending().filter(game__in=Game.objects.owned_by(owner).values("pk"))
+
+
+def of_use(analysis: Analysis, game: Game, now) -> bool:
+    """Whether ``analysis``, asked for ``game``'s board, still answers it: neither abandoned
+    nor replaced by a newer search."""
+    return not (abandoned(analysis, now) or replaced(analysis, game))
 
 
 def abandoned(analysis: Analysis, now) -> bool:

@@ -1052,6 +1052,16 @@ def cluster_setting(name: str) -> str:
     raise KeyError(name)
 
 
+def pages_of(args) -> dict:
+    """How the players arrive and their pages ask, as the command line says (``Run``'s)."""
+    return {
+        "arrival": args.arrival,
+        "polls": not args.no_polls,
+        "idle": args.idle,
+        "poll_every": args.poll_every,
+    }
+
+
 def through_cluster(args) -> int:
     """The players and the trivial view through the cluster's balancer, on one app server or
     both."""
@@ -1067,10 +1077,7 @@ def through_cluster(args) -> int:
             *BALANCER,
             args.seed,
             args.think / 1000,
-            arrival=args.arrival,
-            polls=not args.no_polls,
-            idle=args.idle,
-            poll_every=args.poll_every,
+            **pages_of(args),
             database=CLUSTER_DATABASE,
             clients=CLUSTER_CLIENTS,
         )
@@ -1345,16 +1352,7 @@ def main() -> int:
         server.start()
         try:
             server.wait_ready()
-            ctx = Run(
-                "127.0.0.1",
-                port,
-                args.seed,
-                args.think / 1000,
-                arrival=args.arrival,
-                polls=not args.no_polls,
-                idle=args.idle,
-                poll_every=args.poll_every,
-            )
+            ctx = Run("127.0.0.1", port, args.seed, args.think / 1000, **pages_of(args))
             loads = {"before": load()}
             print(f"Load average before: {loads['before']}", flush=True)
             print(

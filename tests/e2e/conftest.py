@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from django.core.cache import cache
 from playwright.sync_api import expect
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -58,6 +59,13 @@ def browser():
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture(autouse=True)
+def fresh_limits():
+    """Every browser test starts with the site's rate limits counted afresh: the tests all come
+    from one address, and together they open more new games a minute than a player may."""
+    cache.clear()
 
 
 def _new_page(browser, viewport, one_tap: bool = False, **options):

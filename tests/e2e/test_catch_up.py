@@ -3,7 +3,6 @@ happens: two pages of one game side by side catch up within a few seconds of a m
 brought back into sight catches up at once, and a page left open asks rarely."""
 
 import pytest
-from django.core.cache import cache
 from playwright.sync_api import expect
 
 from .conftest import BOARD, STATE, moved_on, open_deal, ply
@@ -14,11 +13,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SIDE_BY_SIDE_MS = 5_000
 #: A page with no other way to hear of the move (no BroadcastChannel: another device).
 NO_CHANNEL = "delete window.BroadcastChannel;"
-
-
-@pytest.fixture(autouse=True)
-def fresh_limits():
-    cache.clear()
 
 
 def deal(page) -> int:

@@ -4,7 +4,6 @@ browser opens the link and steps through the replay."""
 
 import pytest
 from django.conf import settings
-from django.core.cache import cache
 from playwright.sync_api import expect
 
 from games.models import Game
@@ -16,11 +15,6 @@ from games.services import play
 from .conftest import BOARD, DESKTOP, _close, _new_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    cache.clear()
 
 
 def win_moves(position) -> list[str]:

@@ -81,7 +81,6 @@ def screens(browser):
 def screen(screens, transactional_db):
     """The page of a size (``screen(size)``), left quiet (no request on its way, on a blank
     page) before the test's data goes."""
-    cache.clear()  # the limit on new games per session: every test opens some
     used = []
 
     def of(size: str):

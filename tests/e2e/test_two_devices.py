@@ -5,7 +5,6 @@ on, and the laptop catching up by itself; then back the other way."""
 import time
 
 import pytest
-from django.core.cache import cache
 from playwright.sync_api import expect
 
 from games.web import play as play_views
@@ -22,7 +21,6 @@ CATCH_UP_MS = 9_000
 @pytest.fixture(autouse=True)
 def quick_accounts(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    cache.clear()
 
 
 def deal(page) -> int:

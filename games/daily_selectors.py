@@ -177,6 +177,25 @@ def unranked_reason(game: Game | None, deal: DailyDeal, owner: Owner) -> str:
     return ""
 
 
+@dataclass(frozen=True)
+class DayOfGame:
+    """The daily deal a game was opened for, as its page names it: the day (UTC) it belongs
+    to, whatever the day is when it is played, and why its win does not rank ("" when it does,
+    or is not won)."""
+
+    variant: str
+    day: date
+    unranked: str
+
+
+def day_of_game(owner: Owner, game: Game) -> DayOfGame | None:
+    """The daily deal ``game`` (the reader's) was opened for from the daily page, if any."""
+    deal = DailyDeal.objects.filter(games__game=game).first()
+    if deal is None:
+        return None
+    return DayOfGame(deal.variant, deal.day, unranked_reason(game, deal, owner))
+
+
 def results_of(owner: Owner, deals: list[DailyDeal]) -> dict[int, Game]:
     """The reader's game of each of ``deals`` that they started, by the deal's id (one query)."""
     games = (

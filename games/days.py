@@ -4,7 +4,7 @@ played."""
 
 from datetime import UTC, date, datetime, timedelta
 
-from django.utils import timezone
+from solitaire import clock
 
 #: The daily deal's grade by the day of the week (Monday first): easier early in the week,
 #: expert on Sunday.
@@ -17,14 +17,9 @@ class NoSuchDay(Exception):
     """A day that has no daily deal: in the future, or too long ago."""
 
 
-def utc_now() -> datetime:
-    """The moment the days are counted from (the tests stop the clock here)."""
-    return timezone.now()
-
-
 def today() -> date:
-    """Today in UTC."""
-    return utc_now().astimezone(UTC).date()
+    """Today in UTC, by the site's one clock."""
+    return clock.now().astimezone(UTC).date()
 
 
 def day_bounds(day: date) -> tuple[datetime, datetime]:

@@ -9,8 +9,9 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from solitaire import clock
 
 from .guide import GAME_NAMES
 from .owners import Owner
@@ -92,11 +93,11 @@ class Game(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PLAYING
     )
-    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    created_at = models.DateTimeField(_("created"), default=clock.now)
     first_move_at = models.DateTimeField(_("first move"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     #: The last time the player did something: the clock and "newest first" both use it.
-    updated_at = models.DateTimeField(_("last played"), default=timezone.now)
+    updated_at = models.DateTimeField(_("last played"), default=clock.now)
     #: Time played, to the millisecond: every gap between two of the player's actions, each
     #: counted at most ``IDLE``, less the time the page reported hidden.
     milliseconds_played = models.PositiveBigIntegerField(_("time played (ms)"), default=0)
@@ -275,7 +276,7 @@ class Analysis(models.Model):
     moves = models.JSONField(_("moves"), default=list, blank=True)
     nodes = models.PositiveIntegerField(_("positions searched"), default=0)
     seconds = models.FloatField(_("seconds searched"), default=0)
-    created_at = models.DateTimeField(_("asked"), default=timezone.now)
+    created_at = models.DateTimeField(_("asked"), default=clock.now)
     finished_at = models.DateTimeField(_("answered"), null=True, blank=True)
 
     objects = AnalysisQuerySet.as_manager()
@@ -301,7 +302,7 @@ class WinnableDeal(models.Model):
     variant = models.CharField(_("game"), max_length=20, choices=list(GAME_NAMES.items()))
     deal = models.CharField(_("deal number"), max_length=DEAL_DIGITS)
     moves = models.JSONField(_("moves"))
-    found_at = models.DateTimeField(_("found"), default=timezone.now)
+    found_at = models.DateTimeField(_("found"), default=clock.now)
 
     class Meta:
         verbose_name = _("winnable deal")
@@ -335,7 +336,7 @@ class DealSearch(models.Model):
     seconds = models.FloatField(_("seconds given"))
     status = models.CharField(_("status"), max_length=10, choices=Status.choices)
     nodes = models.PositiveBigIntegerField(_("positions searched"), default=0)
-    searched_at = models.DateTimeField(_("searched"), default=timezone.now)
+    searched_at = models.DateTimeField(_("searched"), default=clock.now)
 
     class Meta:
         verbose_name = _("deal search")
@@ -370,7 +371,7 @@ class GradedDeal(models.Model):
     nodes = models.PositiveIntegerField(_("positions searched"), default=0)
     length = models.PositiveIntegerField(_("moves of the win"), default=0)
     moves = models.JSONField(_("moves"), default=list)
-    graded_at = models.DateTimeField(_("graded"), default=timezone.now)
+    graded_at = models.DateTimeField(_("graded"), default=clock.now)
 
     class Meta:
         verbose_name = _("graded deal")
@@ -438,7 +439,7 @@ class SharedGame(models.Model):
     game = models.OneToOneField(
         Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="share"
     )
-    created_at = models.DateTimeField(_("shared"), default=timezone.now)
+    created_at = models.DateTimeField(_("shared"), default=clock.now)
 
     class Meta:
         verbose_name = _("shared game")

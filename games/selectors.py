@@ -31,6 +31,8 @@ from datetime import date, datetime, time, timedelta
 from django.db.models import Case, Count, IntegerField, Min, Q, QuerySet, Sum, Value, When
 from django.utils import timezone
 
+from solitaire import clock
+
 from .models import CHECKPOINT_EVERY, HELPED, PLAYER_MOVES, DealSearch, Game, clock_text
 from .models import Move as MoveRow
 from .owners import Owner
@@ -199,7 +201,7 @@ def statistics(owner: Owner, *, today: date | None = None) -> Statistics:
 
     _best_wins(games, bests, scopes, overall)
     _streaks(games, scopes, overall)
-    _weeks(games, scopes, overall, today or timezone.localdate())
+    _weeks(games, scopes, overall, today or clock.localdate())
     ordered = [scopes[v] for v in VARIANTS if v in scopes]
     return Statistics(overall, ordered)
 

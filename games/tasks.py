@@ -30,8 +30,9 @@ from django.core.cache import cache
 from django.db import DatabaseError, connection, transaction
 from django.db.models import QuerySet
 from django.tasks import task
-from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
+
+from solitaire import clock
 
 from .models import Analysis, WinnableDeal
 from .rules import Record, RecordError, position_from_text, replay
@@ -203,7 +204,7 @@ def recover_lost(now: datetime | None = None) -> int:
     across the site (every search asked and every task started asks)."""
     if not cache.add("searches:lost-looked-for", 1, timeout=1):
         return 0
-    now = now or timezone.now()
+    now = now or clock.now()
     ours = [search.module_path, find_winnable_deals.module_path, grade_deals.module_path]
     running = list(DBTaskResult.objects.running().filter(task_path__in=ours))
     searched = {run.args_kwargs["args"][0]: run for run in running if run.task_path == ours[0]}
@@ -256,7 +257,7 @@ def check_pending(analysis: Analysis, now: datetime | None = None) -> Analysis:
     the analysis's own row is read while its worker beats. A search still waiting has its
     task rows looked at once a lease at most: a worker that took it and died at once, or a
     run that failed before it started searching, leaves it waiting for nothing."""
-    now = now or timezone.now()
+    now = now or clock.now()
     if not worth_a_look(analysis, now):
         return analysis
     runs = runs_of(analysis.pk)
@@ -299,7 +300,7 @@ def beating(analysis_id: int, since: datetime) -> Iterator[None]:
     def beat() -> None:
         try:
             while not done.wait(BEAT):
-                seconds = (timezone.now() - since).total_seconds()
+                seconds = (clock.now() - since).total_seconds()
                 try:
                     Analysis.objects.filter(pk=analysis_id, status=Analysis.Status.RUNNING).update(
                         seconds=seconds
@@ -332,11 +333,11 @@ def run_search(analysis_id: int) -> str:
         game = analysis.game
         if game.version != analysis.version or game.is_finished:
             analysis.status = Analysis.Status.STALE
-            analysis.finished_at = timezone.now()
+            analysis.finished_at = clock.now()
             analysis.save(update_fields=["status", "finished_at"])
             return analysis.status
         analysis.status = Analysis.Status.RUNNING
-        analysis.seconds = (timezone.now() - analysis.created_at).total_seconds()
+        analysis.seconds = (clock.now() - analysis.created_at).total_seconds()
         analysis.save(update_fields=["status", "seconds"])
         snapshot = game.snapshot
     # The search holds no lock: the player may play on meanwhile (the answer is then stale).
@@ -360,7 +361,7 @@ def run_search(analysis_id: int) -> str:
         moves=moves,
         nodes=result.nodes,
         seconds=result.seconds,
-        finished_at=timezone.now(),
+        finished_at=clock.now(),
     )
     return result.status
 

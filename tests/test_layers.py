@@ -395,3 +395,89 @@ def test_an_event_compared_as_a_string_is_caught(line):
 
 def test_an_event_compared_as_an_event_is_not_caught():
     assert strings_compared_with_an_event("x = outcome.event is Event.REDONE\n") == []
+
+
+#: Where the wall clock may be read besides the clock module, and why: each compares with a
+#: time that Django or its task queue stamped with the wall clock itself.
+WALL_CLOCK = {
+    # Django's sessions stamp their expiry with timezone.now; a session ends by that clock.
+    ("solitaire/sessions.py", "timezone.now"),
+    # django-tasks stamps when a task was enqueued; how long it has waited is that clock's.
+    ("solitaire/health.py", "timezone.now"),
+}
+#: Calls that read the wall clock: with no argument, each says what time or day it is now.
+CLOCK_READS = {
+    ("timezone", "now"),
+    ("timezone", "localdate"),
+    ("timezone", "localtime"),
+    ("datetime", "now"),
+    ("datetime", "utcnow"),
+    ("datetime", "today"),
+    ("date", "today"),
+}
+
+
+def wall_clock_reads(source: str) -> list[tuple[int, str]]:
+    """Each place in ``source`` that reads the wall clock for a date or a time: a call of one
+    of ``CLOCK_READS`` without a moment to convert, the function itself handed on (a model
+    field's ``default=timezone.now``), or one imported by name."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module == "django.utils.timezone":
+            found += [
+                (node.lineno, f"timezone.{alias.name}")
+                for alias in node.names
+                if ("timezone", alias.name) in CLOCK_READS
+            ]
+        if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
+            continue
+        if (node.value.id, node.attr) in CLOCK_READS:
+            found.append((node.lineno, f"{node.value.id}.{node.attr}"))
+    converts = {
+        (call.lineno, f"{call.func.value.id}.{call.func.attr}")
+        for call in ast.walk(ast.parse(source))
+        if isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and isinstance(call.func.value, ast.Name)
+        and call.func.attr in ("localdate", "localtime")
+        and call.args
+    }
+    return [read for read in found if read not in converts]
+
+
+def test_only_the_clock_module_reads_the_wall_clock():
+    wrong = []
+    for path in SOURCES:
+        relative = str(path.relative_to(ROOT))
+        if relative == "solitaire/clock.py":
+            continue
+        for line, read in wall_clock_reads(path.read_text()):
+            if (relative, read) not in WALL_CLOCK:
+                wrong.append(f"{relative}:{line} reads {read}: ask solitaire.clock")
+    assert wrong == []
+
+
+def test_each_wall_clock_let_through_is_still_there():
+    for relative, read in WALL_CLOCK:
+        reads = {found for _line, found in wall_clock_reads((ROOT / relative).read_text())}
+        assert read in reads, f"{relative} no longer reads {read}: take it off the list"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "finished_at = timezone.now()",
+        "today = timezone.localdate()",
+        "when = datetime.now(UTC)",
+        "day = date.today()",
+        "created_at = models.DateTimeField(default=timezone.now)",
+        "from django.utils.timezone import now",
+    ],
+)
+def test_a_read_of_the_wall_clock_is_caught(line):
+    assert wall_clock_reads(line) != []
+
+
+def test_a_moment_converted_or_the_clock_asked_is_not_caught():
+    source = "day = timezone.localdate(moment)\nat = timezone.localtime(moment)\nn = clock.now()"
+    assert wall_clock_reads(source) == []

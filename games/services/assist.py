@@ -25,7 +25,8 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F, QuerySet
-from django.utils import timezone
+
+from solitaire import clock
 
 from .. import store, tasks
 from ..models import Analysis, Game, WinnableDeal
@@ -115,7 +116,7 @@ def is_known(game: Game, kind: str) -> bool:
     """Whether asking for a search of ``kind`` on ``game``'s board now needs no new search:
     one is there for this board, asked before (waiting, running or answered, and neither lost
     nor stopped), or for a hint a win from this board is known."""
-    now = timezone.now()
+    now = clock.now()
     asked = game.analyses.filter(kind=kind, version=game.version).first()
     if asked is not None and of_use(asked, game, now):
         return True
@@ -131,7 +132,7 @@ def ask_in_transaction(
     counted = Game.objects.owned_by(owner).filter(pk=game.pk, version=game.version)
     if not counted.update(hint_count=F("hint_count") + 1):
         raise StalePly(Game.objects.owned_by(owner).get(pk=game.pk))
-    now = timezone.now()
+    now = clock.now()
     # Searches of this game's older boards are of no use any more: the worker skips them, and
     # those still waiting leave the queue, where they would count as work to do.
     older_boards = game.analyses.pending().exclude(version=game.version)
@@ -215,7 +216,7 @@ def _known_win(game: Game, kind: str) -> Analysis | None:
         version=game.version,
         status=Analysis.Status.WON,
         moves=moves,
-        finished_at=timezone.now(),
+        finished_at=clock.now(),
     )
 
 

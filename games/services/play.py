@@ -22,7 +22,8 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.utils import timezone
+
+from solitaire import clock
 
 from .. import store
 from ..models import CHECKPOINT_EVERY, IDLE, MAX_PLY, Game
@@ -205,7 +206,7 @@ def start_from_record(owner: Owner, record: Record) -> Game:
     automatic = set(kept.automatic)
     # The automatic moves the log starts with are the deal's: not the player's first move.
     dealt = next((n for n in range(len(record.moves)) if n + 1 not in automatic), len(record.moves))
-    now = timezone.now()
+    now = clock.now()
     status = final.status
     game = Game.objects.create(
         **_owned(owner),
@@ -560,7 +561,7 @@ def _save(
     and ``StalePly`` with the game as it is. ``ending``: the status the player gives the game
     (given up), rather than the position's."""
     read_at = game.version
-    now = timezone.now()
+    now = clock.now()
     _tick(game, now, away)
     if game.first_move_at is None and game.move_count:
         game.first_move_at = now

@@ -25,11 +25,12 @@ from datetime import timedelta
 from html import escape
 
 from django import template
-from django.utils import timezone
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+
+from solitaire import clock
 
 from ..board import CardView, PileView
 from ..models import IDLE, Game
@@ -93,7 +94,7 @@ def game_info(game: Game, redeals_left: int | None, oob: bool = False) -> SafeSt
         )
     ticking = ""
     if not game.is_finished:
-        since = max(timezone.now() - game.updated_at, timedelta(0)) // timedelta(milliseconds=1)
+        since = max(clock.now() - game.updated_at, timedelta(0)) // timedelta(milliseconds=1)
         at = int(game.updated_at.timestamp() * 1000)
         idle = IDLE // timedelta(milliseconds=1)
         ticking = f' data-since="{since}" data-at="{at}" data-idle="{idle}"'

@@ -20,14 +20,13 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from solitaire import limits
+from solitaire import clock, limits
 
 from ..models import Analysis, Game
 from ..outcomes import Outcome
@@ -180,7 +179,7 @@ def search_answer(game: Game, analysis: Analysis | None) -> Answer:
             _("The board has changed since this was asked: the answer is out of date. Ask again."),
         )
     if analysis.status in (Analysis.Status.QUEUED, Analysis.Status.RUNNING):
-        if assist.abandoned(analysis, timezone.now()):
+        if assist.abandoned(analysis, clock.now()):
             return Answer(
                 "failed",
                 _("No answer came: the search could not run. Try again in a while."),

@@ -38,12 +38,14 @@ ACTIONS = (
 class Gathered:
     """What the game page shows beside the board, gathered by the view: whether automatic
     moves are on, the player's record on the deal and the deal's grade in words (the whole
-    page only), the won panel."""
+    page only), the won panel, and the daily deal the game was opened for (its day, and why
+    its win does not rank)."""
 
     autoplay: bool
     deal_record: object | None = None
     win: object | None = None
     grade: str = ""
+    daily: object | None = None
 
 
 def is_fragment(request: HttpRequest) -> bool:
@@ -106,6 +108,7 @@ def draw_game(
         "deal_record": gathered.deal_record,
         "win": gathered.win,
         "grade": gathered.grade,
+        "daily": gathered.daily,
     }
     fragment = is_fragment(request)
     template = "games/play.html#board-response" if fragment else "games/play.html"

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from .. import selectors
-from ..daily_selectors import grade_known, grade_words
+from ..daily_selectors import day_of_game, grade_known, grade_words
 from ..models import Game
 from ..outcomes import Outcome
 from ..rules import VARIANTS, Variant
@@ -197,7 +197,7 @@ def refuse(request: HttpRequest, game: Game, message: str, status: int = 422) ->
 def show_game(request: HttpRequest, game: Game, position=None, **drawing) -> HttpResponse:
     """The game page or the board (``draw_game``), with what it shows beside the board
     gathered here: the automatic moves' setting, the player's record on the deal (the whole
-    page only), the won panel."""
+    page only), the won panel, the daily deal the game belongs to."""
     settings = autoplay_settings(request)
     whole = not is_fragment(request)
     gathered = Gathered(
@@ -205,5 +205,6 @@ def show_game(request: HttpRequest, game: Game, position=None, **drawing) -> Htt
         deal_record=selectors.deal_record(request.owner, game) if whole else None,
         win=selectors.win_panel(request.owner, game) if game.status == Game.Status.WON else None,
         grade=grade_words(grade_known(game.variant, game.deal)) if whole else "",
+        daily=day_of_game(request.owner, game) if whole or game.is_finished else None,
     )
     return draw_game(request, game, gathered, position, **drawing)

@@ -4,10 +4,11 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
+
+from solitaire import clock
 
 from .. import charts, selectors
 from ..board import build_board
@@ -55,7 +56,7 @@ def statistics(request: HttpRequest, variant: str = "") -> HttpResponse:
         shown = figures.scope(variant) or selectors.Figures(VARIANTS[variant])
         if not shown.weeks:
             shown.weeks = [
-                selectors.Week(start) for start in selectors.week_starts(timezone.localdate())
+                selectors.Week(start) for start in selectors.week_starts(clock.localdate())
             ]
         name = game_name(variant)
         bars_title = _("%(name)s: games and wins per week") % {"name": name}

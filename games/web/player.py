@@ -10,8 +10,9 @@ session that expires a year after it was first written.
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
-from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
+
+from solitaire import clock
 
 from ..owners import Owner
 
@@ -38,7 +39,7 @@ def with_session(request: HttpRequest) -> Owner:
     game); ``request.owner`` is this player from then on."""
     request.session.get(RENEWED_KEY)  # loads it: a key with no live session is forgotten
     if request.session.session_key is None:
-        request.session[RENEWED_KEY] = timezone.localdate().isoformat()
+        request.session[RENEWED_KEY] = clock.localdate().isoformat()
         request.session.save()
     request.owner = owner = _owner(request)
     return owner
@@ -55,7 +56,7 @@ def _owner(request: HttpRequest) -> Owner:
     # Read first: reading loads the session, and a key with no live session (expired, or
     # never given) is forgotten then, so that it is never taken for a guest's.
     renewed = session.get(RENEWED_KEY)
-    today = timezone.localdate().isoformat()
+    today = clock.localdate().isoformat()
     if session.session_key is not None and renewed != today:
         session[RENEWED_KEY] = today  # modified: saved, and its cookie sent, this once
     user = getattr(request, "user", None)

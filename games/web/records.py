@@ -6,11 +6,10 @@ import json
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from solitaire import limits
+from solitaire import clock, limits
 
 from .. import selectors
 from ..forms import RecordForm
@@ -47,7 +46,7 @@ def my_records(request: HttpRequest) -> HttpResponse:
     owner = request.owner
     games, logs = selectors.logs_of(owner)
     records = [_record_json(game, logs.get(game.pk, [])) for game in games]
-    now = timezone.now()
+    now = clock.now()
     head = {
         "version": 1,
         "player": owner.user.get_username() if owner.user is not None else None,

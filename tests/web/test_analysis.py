@@ -8,11 +8,11 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from games.models import Analysis, Game
 from games.rules import Move
+from solitaire import clock as site_clock
 
 from .conftest import HTMX, log, post_move, replayed, start, url
 from .solver_support import answer, ask, near_stuck, near_win, run_worker, said, shown_move
@@ -128,7 +128,7 @@ class TestFinish:
         analysed(client, game)
         game.refresh_from_db()
         before = game.milliseconds_played
-        Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(seconds=60))
+        Game.objects.filter(pk=game.pk).update(updated_at=site_clock.now() - timedelta(seconds=60))
         assert finish(client, game, away="50000").status_code == 200
         game.refresh_from_db()
         assert game.status == "won" and 10_000 <= game.milliseconds_played - before < 11_000

@@ -9,7 +9,6 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, ManagementUtility, call_command
 from django.test import Client
-from django.utils import timezone
 
 from games.management.commands import check_games
 from games.management.commands.check_games import check_game
@@ -17,6 +16,7 @@ from games.models import Game
 from games.models import Move as MoveRow
 from games.owners import Owner
 from games.rules import Record
+from solitaire import clock as site_clock
 
 from . import services_support as services
 from .conftest import (
@@ -236,7 +236,7 @@ class TestStatus:
     def test_giving_up_is_a_choice(self, games):
         game = games[0]
         Game.objects.filter(pk=game.pk).update(
-            status="given-up", finished_at=timezone.now(), version=game.version + 1
+            status="given-up", finished_at=site_clock.now(), version=game.version + 1
         )
         assert check()[0] == 0
 

@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
-from django.utils import timezone
 
 from games.models import IDLE, Game
+from solitaire import clock as site_clock
 
 from .conftest import HTMX, board, log, post_move, url
 
@@ -24,7 +24,7 @@ def ms(delta: timedelta) -> int:
 
 def last_action_ago(game: Game, delta: timedelta):
     """Make the game's last action ``delta`` ago; the moment it is now at."""
-    back = timezone.now() - delta
+    back = site_clock.now() - delta
     Game.objects.filter(pk=game.pk).update(updated_at=back)
     return back
 
@@ -37,7 +37,7 @@ def counted(client, game, delta: timedelta, **extra) -> tuple[int, int]:
     back = last_action_ago(game, delta)
     data = {"move": "deal", **board(game), **extra}
     response = client.post(url("move", game), data, headers=HTMX)
-    most = ms(timezone.now() - back)
+    most = ms(site_clock.now() - back)
     assert response.status_code == 200, response.content[:300]
     game.refresh_from_db()
     return game.milliseconds_played - before, most

@@ -19,6 +19,7 @@ from games.rules import VARIANTS, Move
 from games.rules.solver.grading import measure
 from games.services import daily, play
 from games.services.graded import graded_deals
+from solitaire import clock as site_clock
 from solitaire.accounts.models import Preferences
 
 from .conftest import WON_RECORD, won_record
@@ -28,14 +29,11 @@ WEDNESDAY = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture(autouse=True)
-def clock(monkeypatch):
-    """The clock stopped at noon UTC on a Wednesday; ``clock.moment`` moves it."""
-
-    class Clock:
-        moment = WEDNESDAY
-
-    monkeypatch.setattr(days, "utc_now", lambda: Clock.moment)
-    return Clock
+def wednesday(clock):
+    """The site's clock stopped at noon UTC on a Wednesday (``clock.moment`` moves it): the
+    day, its deal's grade, a win's finishing time and its rank all read this one clock."""
+    clock.moment = WEDNESDAY
+    return clock
 
 
 def play_today(client: Client, variant: str = "lucas") -> Game:
@@ -52,7 +50,7 @@ def win(game: Game, moves: int, milliseconds: int, **counts) -> Game:
         ply=moves,
         automatic_ply=0,
         milliseconds_played=milliseconds,
-        finished_at=days.utc_now(),
+        finished_at=site_clock.now(),
         **counts,
     )
     game.refresh_from_db()

@@ -24,7 +24,7 @@ import re
 import time
 import traceback
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import timedelta
 from urllib.parse import quote, urlencode
 
 import pytest
@@ -42,6 +42,7 @@ from django.utils.http import urlsafe_base64_encode
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from games import days
 from games.models import Game, Move, new_public_id
 from games.rules import VARIANTS, Record
 
@@ -380,10 +381,10 @@ def path_value(r: Source, name: str, fuzzer: Fuzzer, game: Game | None) -> str:
     if name == "ply":
         return str(r.rng.randrange(game.ply + 3)) if good and game is not None else r.number()
     if name == "day":
-        day = date.today() - timedelta(days=r.rng.randrange(-2, 400))
+        day = days.today() - timedelta(days=r.rng.randrange(-2, 400))
         return day.isoformat() if good else r.choice(["2026-02-30", "0000-00-00", r.number()])
     if name in ("year", "month"):
-        return str(date.today().year if name == "year" else r.rng.randrange(0, 14))
+        return str(days.today().year if name == "year" else r.rng.randrange(0, 14))
     if good and fuzzer.user is not None:
         if name == "uidb64":
             return urlsafe_base64_encode(force_bytes(fuzzer.user.pk))
@@ -725,7 +726,7 @@ def test_csrf_is_enforced_with_a_403(victims, quiet):
     assert with_cookie.get("/en/").status_code == 200 and "csrftoken" in with_cookie.cookies
     game.refresh_from_db()
     values = {"public_id": game.public_id, "variant": "lucas", "deal": "5", "ply": "1"}
-    values |= {"day": date.today().isoformat(), "year": "2026", "month": "1"}
+    values |= {"day": days.today().isoformat(), "year": "2026", "month": "1"}
     values |= {"uidb64": urlsafe_base64_encode(force_bytes(user.pk)), "token": "set-password"}
     fields = {"move": legal_move(game), "ply": game.ply, "version": game.version}
     snapshot = game.snapshot
@@ -800,7 +801,7 @@ def test_every_url_answers_bad_charsets_encodings_and_methods_with_a_4xx(victims
     player.force_login(user)
     game = play_some(player, "forty-thieves", 2, 2)
     values = {"public_id": game.public_id, "variant": "lucas", "deal": "5", "ply": "1"}
-    values |= {"day": date.today().isoformat(), "year": "2026", "month": "1"}
+    values |= {"day": days.today().isoformat(), "year": "2026", "month": "1"}
     values |= {"uidb64": urlsafe_base64_encode(force_bytes(user.pk)), "token": "set-password"}
     game.refresh_from_db()
     snapshot = game.snapshot

@@ -8,11 +8,11 @@ import pytest
 from django.contrib.sessions.models import Session
 from django.core.management import call_command
 from django.test import Client
-from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from games.models import Analysis, Game, Move
 from games.tasks import find_winnable_deals
+from solitaire import clock as site_clock
 
 from .conftest import legal_move, post_move, start
 from .test_accounts import log_in, make_user
@@ -27,7 +27,7 @@ def housekeeping(*args: str) -> str:
 def expire(client: Client, days: int = 1) -> None:
     """The client's session ran out ``days`` ago."""
     Session.objects.filter(session_key=client.session.session_key).update(
-        expire_date=timezone.now() - timedelta(days=days)
+        expire_date=site_clock.now() - timedelta(days=days)
     )
 
 
@@ -105,7 +105,7 @@ class TestGuestsGames:
 
 def finished_task(days_ago: float, status: str = "SUCCESSFUL") -> DBTaskResult:
     result = find_winnable_deals.enqueue("forty-thieves", 1, 1, 0.1)
-    when = timezone.now() - timedelta(days=days_ago)
+    when = site_clock.now() - timedelta(days=days_ago)
     DBTaskResult.objects.filter(pk=result.id).update(status=status, finished_at=when)
     return DBTaskResult.objects.get(pk=result.id)
 

@@ -15,6 +15,7 @@ from django.utils import formats, timezone, translation
 from games import selectors
 from games.models import Game
 from games.owners import Owner
+from solitaire import clock as site_clock
 from solitaire.accounts.models import Preferences
 
 from . import services_support as services
@@ -131,7 +132,7 @@ def test_percentages_and_dates_are_written_as_the_language_writes_them(client):
     post_move(client, game, "deal")
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
     page = client.get(reverse("games:statistics")).content.decode()
-    monday = timezone.localdate() - timedelta(days=timezone.localdate().weekday())
+    monday = site_clock.localdate() - timedelta(days=site_clock.localdate().weekday())
     with translation.override("fr"):
         french = formats.date_format(monday, "DATE_FORMAT")
     assert french in page and monday.strftime("%B") not in page

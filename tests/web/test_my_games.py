@@ -9,10 +9,10 @@ from datetime import timedelta
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
-from django.utils.timezone import now as timezone_now
 
 from games.models import Game
 from games.rules import parse_record, replay
+from solitaire import clock as site_clock
 
 from .conftest import HTMX, board, legal_move, log, post_move, start, url
 from .test_accounts import LOGIN, MY_GAMES, PASSWORD, SIGNUP, log_in, make_user
@@ -71,7 +71,7 @@ class TestMyGames:
         html = client.get(MY_GAMES).content.decode()
         finished = html[html.index("Recently finished") :]
         assert finished.index(url("game", second)) < finished.index(url("game", first))
-        Game.objects.filter(pk=second.pk).update(finished_at=timezone_now() - timedelta(hours=3))
+        Game.objects.filter(pk=second.pk).update(finished_at=site_clock.now() - timedelta(hours=3))
         html = client.get(MY_GAMES).content.decode()
         finished = html[html.index("Recently finished") :]
         assert finished.index(url("game", first)) < finished.index(url("game", second))

@@ -12,12 +12,12 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from games import tasks
 from games.models import Analysis
 from games.services import assist
+from solitaire import clock as site_clock
 
 from .conftest import post_move, start, url
 from .solver_support import answer, ask, near_win, run_worker, said
@@ -273,7 +273,7 @@ class TestLostWorkers:
         ask(client, "analysis", game)
         run = DBTaskResult.objects.get()
         run.claim("a-worker-that-is-gone")
-        asked = timezone.now() - self.ASKED
+        asked = site_clock.now() - self.ASKED
         DBTaskResult.objects.filter(pk=run.pk).update(started_at=asked)
         Analysis.objects.update(created_at=asked)
         cache.clear()  # a second later: the site looks for lost workers once a second at most
@@ -320,7 +320,7 @@ class TestLostWorkers:
         assert assist.top_up("forty-thieves")
         run = DBTaskResult.objects.get()
         run.claim("a-worker-that-is-gone")
-        an_hour_ago = timezone.now() - timedelta(hours=1)
+        an_hour_ago = site_clock.now() - timedelta(hours=1)
         DBTaskResult.objects.filter(pk=run.pk).update(started_at=an_hour_ago)
         assert not assist.top_up("forty-thieves")  # one is under way, as far as anyone knows
         assert tasks.recover_lost() == 1

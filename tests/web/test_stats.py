@@ -7,13 +7,14 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import translation
 
 from games import charts
 from games import selectors as stats
 from games.models import Game
 from games.owners import Owner
 from games.rules import Move, Record
+from solitaire import clock as site_clock
 
 from . import services_support as services
 from .conftest import HTMX, legal_move, start, stuck_record, url, version_of, won_record
@@ -227,7 +228,7 @@ class TestCharts:
 
     def test_the_charts_span_only_the_weeks_there_are_games_in(self, client, player):
         old = won(player)
-        weeks_ago = timezone.now() - timedelta(weeks=3)
+        weeks_ago = site_clock.now() - timedelta(weeks=3)
         Game.objects.filter(pk=old.pk).update(first_move_at=weeks_ago, finished_at=weeks_ago)
         given_up(player)
         html = page(client)
@@ -253,7 +254,7 @@ class TestCharts:
 
     def test_games_finished_before_the_charts_weeks_count_in_the_rate(self, client, player):
         old = won(player)
-        long_ago = timezone.now() - timedelta(weeks=60)
+        long_ago = site_clock.now() - timedelta(weeks=60)
         Game.objects.filter(pk=old.pk).update(first_move_at=long_ago, finished_at=long_ago)
         given_up(player)
         weeks = stats.statistics(player).overall.weeks

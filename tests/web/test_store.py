@@ -10,7 +10,6 @@ from datetime import timedelta
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
 
 from games import store
 from games.models import CHECKPOINT_EVERY, Game
@@ -18,6 +17,7 @@ from games.models import Move as MoveRow
 from games.owners import Owner
 from games.rules import Record
 from games.services import play as play_services
+from solitaire import clock as site_clock
 
 from . import services_support as services
 from .conftest import long_moves
@@ -178,7 +178,7 @@ def fields_of(game: Game) -> dict:
 class TestSavePlay:
     def test_a_move_leaves_the_rows_and_fields_the_orm_would(self):
         by_orm, by_store = twins()
-        now = timezone.now()
+        now = site_clock.now()
         read_at = by_store.version
         rows = change(by_orm, now)
         assert change(by_store, now) == rows
@@ -193,7 +193,7 @@ class TestSavePlay:
     def test_moves_and_the_game_in_one_statement_where_the_database_can(self):
         _, game = twins()
         read_at = game.version
-        rows = change(game, timezone.now())
+        rows = change(game, site_clock.now())
         with CaptureQueriesContext(connection) as queries:
             assert store.save_play(GUEST, game, services.PLAY_FIELDS, read_at, rows)
         statements = [q["sql"].split()[0] for q in queries.captured_queries]
@@ -206,7 +206,7 @@ class TestSavePlay:
         _, game = twins()
         before, moves = fields_of(Game.objects.get(pk=game.pk)), moves_of(game)
         read_at = game.version
-        rows = change(game, timezone.now())
+        rows = change(game, site_clock.now())
         rows[1] = rows[1]._replace(ply=moves[-1][0])
         with pytest.raises(IntegrityError), transaction.atomic():
             store.save_play(GUEST, game, services.PLAY_FIELDS, read_at, rows)
@@ -218,7 +218,7 @@ class TestSavePlay:
         before, moves = fields_of(Game.objects.get(pk=game.pk)), moves_of(game)
         read_at = game.version
         Game.objects.filter(pk=game.pk).update(version=read_at + 1)  # another request's write
-        rows = change(game, timezone.now())
+        rows = change(game, site_clock.now())
         assert not store.save_play(GUEST, game, services.PLAY_FIELDS, read_at, rows)
         assert fields_of(Game.objects.get(pk=game.pk)) == {**before, "version": read_at + 1}
         assert moves_of(game) == moves
@@ -230,7 +230,7 @@ class TestSavePlay:
         Game.objects.filter(pk=game.pk).update(owner=ada, session_key="")
         before, moves = fields_of(Game.objects.get(pk=game.pk)), moves_of(game)
         read_at = game.version
-        rows = change(game, timezone.now())
+        rows = change(game, site_clock.now())
         assert not store.save_play(GUEST, game, services.PLAY_FIELDS, read_at, rows)
         assert not store.save_play(Owner(user=make_user("mallory")), game, ["ply"], read_at)
         assert fields_of(Game.objects.get(pk=game.pk)) == before
@@ -241,7 +241,7 @@ class TestSavePlay:
         _, game = twins()
         moves = moves_of(game)
         read_at = game.version
-        change(game, timezone.now())
+        change(game, site_clock.now())
         cut = moves[-3][0]
         assert not store.save_play(GUEST, game, services.PLAY_FIELDS, read_at + 7, after=cut)
         assert moves_of(game) == moves

@@ -22,10 +22,10 @@ from importlib import import_module
 from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import transaction
-from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from games.services.players import delete_guest_games
+from solitaire import clock
 
 #: Sessions handled per transaction.
 BATCH = 500
@@ -48,7 +48,7 @@ class Command(BaseCommand):
     def handle(self, *args, task_days: int, **options):
         if task_days < 0:
             task_days = 0
-        now = timezone.now()
+        now = clock.now()
         sessions, guests, games = clear_expired_guests(now)
         self.stdout.write(f"expired sessions: {sessions} cleared")
         self.stdout.write(f"guest games: {games} deleted, of {guests} guests whose session expired")

@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run serve test test-fast system-packages messages compilemessages bench bench-solver loadtest loadtest-day lint venv clean cluster cluster-stop faults lock
+.PHONY: run serve test test-dates test-fast system-packages messages compilemessages bench bench-solver loadtest loadtest-day lint venv clean cluster cluster-stop faults lock
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 13) else "Python 3.13 or newer is needed: with pyenv, run make from the project root (.python-version says 3.13), or set PYTHON=python3.13")'
@@ -31,13 +31,36 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 
 # What the tests need from Debian, installed when missing (root; bin/debian-packages): Chromium
-# for the browser tests, GNU gettext's msgfmt for the catalogues, supervisor for the served site.
+# for the browser tests, GNU gettext's msgfmt for the catalogues, supervisor for the served site,
+# faketime for the suite at other moments (test-dates).
 system-packages:
-	bin/debian-packages chromium=chromium msgfmt=gettext supervisord=supervisor
+	bin/debian-packages chromium=chromium msgfmt=gettext supervisord=supervisor faketime=faketime
 
+# MARKERS chooses a part of the suite (MARKERS="not e2e": all but the browser); WORKERS spreads
+# it over that many processes (on SQLite without REDIS_URL only: see test-fast).
 test: system-packages lint compilemessages
 	$(PY) manage.py makemigrations --check --dry-run
-	$(PY) -m pytest
+	$(PY) -m pytest $(if $(MARKERS),-m "$(MARKERS)") $(if $(WORKERS),-n $(WORKERS))
+
+# The tests that touch dates (marked `dates`: tests/conftest.py) on SQLite, under Debian's
+# faketime from moments where a day, a week, a month, a year or a leap day turns (the clock
+# runs on from there, so they cross it): in UTC, then as players whose time zone is the world's
+# first (UTC+14) and last (UTC-10). Each run starts its processes at the moment given.
+DATE_MOMENTS := 2026-12-06T23:59:58 2026-12-07T00:00:01 2028-02-29T12:00:00 2026-12-31T23:59:59
+DATE_ZONES := Pacific/Kiritimati@2026-12-06T23:59:58 America/Adak@2026-12-07T00:00:01
+DATES_PYTEST = env -u DATABASE_URL -u REDIS_URL TZ=UTC FAKETIME_DONT_FAKE_MONOTONIC=1 \
+	faketime "$$(echo $$moment | tr T ' ')" $(PY) -m pytest -n 2 -q -p no:cacheprovider \
+	-m "dates and not e2e"
+test-dates: system-packages compilemessages
+	@for moment in $(DATE_MOMENTS); do \
+		echo "== the suite's dates at $$moment UTC"; \
+		$(DATES_PYTEST) || exit 1; \
+	done
+	@for pair in $(DATE_ZONES); do \
+		zone=$${pair%@*}; moment=$${pair#*@}; \
+		echo "== the suite's dates at $$moment UTC, the player in $$zone"; \
+		PLAYER_TIME_ZONE=$$zone $(DATES_PYTEST) || exit 1; \
+	done
 
 # The suite without the slow tests (fuzzing, exhaustive solver agreement, real servers) and
 # without the browser, spread over every core (pytest-xdist): under a minute on two. Each

@@ -34,7 +34,7 @@ from django_tasks_db.models import DBTaskResult
 
 from solitaire import clock
 
-from .models import Analysis, WinnableDeal
+from .models import Analysis, Game, WinnableDeal
 from .rules import Record, RecordError, position_from_text, replay
 from .rules.solver import heuristic_move, solve
 from .services import graded, winnability
@@ -325,12 +325,13 @@ def beating(analysis_id: int, since: datetime) -> Iterator[None]:
 def run_search(analysis_id: int) -> str:
     """Search the board of a queued analysis and store the answer; its status after."""
     with transaction.atomic():
-        analysis = (
-            Analysis.objects.select_for_update().select_related("game").filter(pk=analysis_id)
-        ).first()
-        if analysis is None or analysis.status != Analysis.Status.QUEUED:
+        # One lock order for a game and its searches, the web's: the game's row first, then
+        # the search's. Holding the search while waiting for the game deadlocked with a player
+        # asking again, whose action holds the game and sets the older search aside.
+        game = Game.objects.select_for_update(of=("self",)).filter(analyses=analysis_id).first()
+        analysis = Analysis.objects.select_for_update().filter(pk=analysis_id).first()
+        if analysis is None or game is None or analysis.status != Analysis.Status.QUEUED:
             return analysis.status if analysis else "gone"
-        game = analysis.game
         if game.version != analysis.version or game.is_finished:
             analysis.status = Analysis.Status.STALE
             analysis.finished_at = clock.now()

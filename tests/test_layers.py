@@ -179,6 +179,9 @@ UNOWNED = {
     # what a row shows (moves, time, undos, the owner's public name) and the reader's own
     # game through the rule (games/daily_selectors.py).
     ("games/daily_selectors.py", "ranked_games"),
+    # The worker's search locks the game of the search it was handed, before the search (the
+    # one lock order for a game and its searches: tests/web/test_lock_order.py).
+    ("games/tasks.py", "run_search"),
     # Starting a game creates it for its owner.
     ("games/services/play.py", "start_game"),
     ("games/services/play.py", "start_from_record"),

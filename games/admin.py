@@ -8,6 +8,7 @@ from django.contrib import admin
 from django.http import Http404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.crypto import salted_hmac
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
@@ -29,6 +30,12 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+def guest_code(session_key: str | None) -> str:
+    """A short code for a guest's session key: the same guest, the same code; nothing to learn
+    the key from (a keyed hash, eight hex digits)."""
+    return salted_hmac("games.admin.guest", session_key or "", algorithm="sha256").hexdigest()[:8]
+
+
 @admin.register(Game)
 class GameAdmin(ReadOnlyAdmin):
     list_display = [
@@ -48,16 +55,19 @@ class GameAdmin(ReadOnlyAdmin):
     # (games/models.py), and the admin must not sort the whole table.
     ordering = ["-pk"]
     show_full_result_count = False
-    # The redo stack and snapshot are the log's cache: the replay shows them better.
-    exclude = ["redo"]
-    readonly_fields = ["replay_link"]
+    # The redo stack and snapshot are the log's cache: the replay shows them better. A guest's
+    # session key is their session cookie, which opens all their games: staff see a short
+    # fingerprint of it instead, enough to tell one guest's games from another's.
+    exclude = ["redo", "session_key"]
+    readonly_fields = ["player", "replay_link"]
 
     @admin.display(description=_("player"), ordering="owner__username")
     def player(self, game: Game) -> str:
         if game.owner is not None:
             return game.owner.get_username()
-        # Translators: a game played without an account, in the staff's list of games.
-        return _("guest")
+        # Translators: a game played without an account, in the staff's list of games, with a
+        # short code that tells one guest from another ("guest 3f9a1c2e").
+        return _("guest %(code)s") % {"code": guest_code(game.session_key)}
 
     @admin.display(description=_("replay"))
     def replay_link(self, game: Game) -> str:

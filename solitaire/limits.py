@@ -194,6 +194,16 @@ def counted(scope: str, key: str, per: int) -> int:
     return cache.get(counter_key(scope, key, int(time.time() // per)), 0)
 
 
+def take_back(scope: str, key: str, per: int) -> None:
+    """Take one request of ``key`` in ``scope`` back from this window's count (a try counted
+    before it ran, that turned out not to count)."""
+    try:
+        if cache.decr(counter_key(scope, key, int(time.time() // per))) < 0:
+            forget(scope, key, per)
+    except ValueError:  # the window ended, or the counter was evicted: nothing to take back
+        pass
+
+
 def forget(scope: str, key: str, per: int) -> None:
     """Forget the current window's count of ``key`` in ``scope``."""
     cache.delete(counter_key(scope, key, int(time.time() // per)))

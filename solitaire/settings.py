@@ -219,9 +219,10 @@ LOGIN_FAILURES = {
     "username": (10, 15 * 60),
 }
 LOGIN_DELAY_MAX = 30
-#: Sign-ups whose password is being hashed at once, across every process (each hash takes a
-#: core for most of a second); one more is asked to try again in a moment.
-SIGNUP_HASHES_AT_ONCE = int(os.environ.get("SIGNUP_HASHES_AT_ONCE", "1"))
+#: Passwords being hashed at once, across every process, for any form (sign-up, log-in, the
+#: admin's log-in, a change of password): each hash takes a core for most of a second; one more
+#: is refused at once and asked to try again in a moment.
+PASSWORD_HASHES_AT_ONCE = int(os.environ.get("PASSWORD_HASHES_AT_ONCE", "1"))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:my_games"

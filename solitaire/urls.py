@@ -20,6 +20,8 @@ urlpatterns = [
     path("i18n/time-zone/", accounts.choose_time_zone, name="set_time_zone"),
     path("account/", include("solitaire.accounts.urls")),
     # For the staff, in Django's own words; not under a language prefix.
+    # The admin's log-in, throttled as the site's, before the admin's own URLs.
+    path("admin/login/", accounts.admin_log_in),
     path("admin/", admin.site.urls),
     # For the load balancer: this server can serve players (the database, the cache, the
     # task queue); /healthz/ only says the process answers.

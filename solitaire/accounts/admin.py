@@ -12,7 +12,11 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 
+from .forms import AdminLogInForm
 from .models import Preferences
+
+# The admin's log-in checks passwords through the site's throttle (views.admin_log_in).
+admin.site.login_form = AdminLogInForm
 
 #: What only a superuser may set on an account: who may do what in the admin.
 PRIVILEGES = ("is_superuser", "is_staff", "groups", "user_permissions")

@@ -7,9 +7,12 @@ refused before its password is looked at, with an error of code ``throttled`` wh
 ``seconds`` say how long to wait (``refused_for`` finds it, for the view to answer 429).
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from django import forms
+from django.conf import settings
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
 from django.core.exceptions import ValidationError
@@ -42,17 +45,44 @@ def throttled(seconds: int) -> ValidationError:
     )
 
 
+#: Seconds a password check refused because the site is hashing others is asked to wait.
+BUSY_SECONDS = 2
+
+
+@contextmanager
+def hashing() -> Iterator[None]:
+    """A place to hash a password: at most settings.PASSWORD_HASHES_AT_ONCE at once across the
+    site, each taking a core for most of a second. ValidationError (code ``throttled``) at once
+    when none is free: a flood of password forms leaves the other processes to the players."""
+    with limits.slot("password-hash", settings.PASSWORD_HASHES_AT_ONCE, 30) as free:
+        if not free:
+            raise ValidationError(
+                limits.wait_words(BUSY_SECONDS),
+                code="throttled",
+                params={"seconds": BUSY_SECONDS},
+            )
+        yield
+
+
 def checked(request: HttpRequest, username: str, check: Callable[[], bool]) -> bool:
     """The outcome of the log-in's password ``check`` for ``username``, counted by the
     throttle.
 
     ValidationError (code ``throttled``) without running ``check`` when the throttle refuses
-    this client. A failed check is counted; a good one forgets this client's failures.
+    this client, or when the site is busy hashing. The try is counted before ``check`` runs,
+    so tries sent at once cannot run more hashes than the limit; a good one is given back and
+    forgets this client's failures.
     """
-    seconds = throttle.wait_seconds(request, username)
+    seconds = throttle.wait_seconds(request, username) or throttle.attempt(request, username)
     if seconds:
         raise throttled(seconds)
-    if check():
+    try:
+        with hashing():
+            right = check()
+    except ValidationError:
+        throttle.given_back(request, username)
+        raise
+    if right:
         throttle.succeeded(request, username)
         return True
     throttle.failed(request, username)
@@ -64,13 +94,15 @@ def checked_in_session(request: HttpRequest, check: Callable[[], bool]) -> bool:
     delete the account), counted per session: failures elsewhere never refuse it.
 
     ValidationError (code ``throttled``) without running ``check`` after too many failures in
-    this session (settings.LIMITS["password-session"]).
+    this session (settings.LIMITS["password-session"]), or when the site is busy hashing.
     """
     session = request.session.session_key or limits.client_key(request)
     seconds = limits.refused_setting("password-session", session)
     if seconds:
         raise throttled(seconds)
-    if check():
+    with hashing():
+        right = check()
+    if right:
         return True
     limits.hit_setting("password-session", session)
     return False
@@ -98,8 +130,9 @@ class SignUpForm(UserCreationForm):
         fields = ("username", "email")
 
 
-class LogInForm(AuthenticationForm):
-    """Django's log-in form, throttled."""
+class ThrottledLogIn:
+    """A log-in form's check of the password, through the throttle (``checked``): mixed into
+    Django's log-in forms, the site's and the admin's alike."""
 
     def clean(self):
         username = self.cleaned_data.get("username")
@@ -110,7 +143,7 @@ class LogInForm(AuthenticationForm):
 
         def check() -> bool:
             try:
-                super(LogInForm, self).clean()
+                super(ThrottledLogIn, self).clean()
             except ValidationError as e:
                 failure.append(e)
                 # Only a wrong password (or username) counts: an inactive account is no guess.
@@ -121,6 +154,15 @@ class LogInForm(AuthenticationForm):
         if failure:
             raise failure[0]
         return self.cleaned_data
+
+
+class LogInForm(ThrottledLogIn, AuthenticationForm):
+    """Django's log-in form, throttled."""
+
+
+class AdminLogInForm(ThrottledLogIn, AdminAuthenticationForm):
+    """The admin's log-in form, throttled as the site's: the same counts per username and
+    client and per address, the same cap on hashes at once."""
 
 
 class ThrottledPasswordChangeForm(PasswordChangeForm):

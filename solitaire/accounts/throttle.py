@@ -22,9 +22,16 @@ Password checks in a logged-in session (changing the password, deleting the acco
 another matter: the session is the player's, so they count per session
 (settings.LIMITS["password-session"]) and no failure elsewhere touches them.
 
+A try is counted before its password is hashed (``attempt``), per username and client and
+per address, and given back when the password was right (``succeeded``): tries sent at once
+from one client each take their place in the count first, so no more than the limit are ever
+hashed, however many arrive together. The hashes themselves, every form's, run at most
+settings.PASSWORD_HASHES_AT_ONCE at a time across the site (forms.py); one more is refused at
+once, never queued on a thread.
+
 The counts live in Django's cache (solitaire/limits.py), shared by every process once the
 cache is. Each lock-out, and each username that starts being slowed, logs one line to the
-"solitaire.security" logger.
+"solitaire.security" logger: once per client and window, not once per refused try.
 """
 
 import hashlib
@@ -92,34 +99,63 @@ def wait_seconds(request: HttpRequest, username: str) -> int:
     return max(waits)
 
 
-def failed(request: HttpRequest, username: str) -> None:
-    """Count a failed password check of ``username`` from this client."""
+def attempt(request: HttpRequest, username: str) -> int:
+    """Count a try at ``username``'s password from this client before it is hashed: 0 if it may
+    be hashed, else the seconds it is refused for (its count past the limit: it is no guess).
+    Reaching a limit locks the client out, and says so once in the log."""
     user = username_key(username)
-    address = limits.client_key(request)
     client = client_of(request, username)
-    if count("username-address", f"{user}|{client}"):
-        logger.warning(
-            "lockout: username %r from %s for %d s",
-            username[:150],
-            client,
-            settings.LOGIN_FAILURES["username-address"][1],
-        )
-    if not trusted(request, username) and count("address", address):
-        logger.warning(
-            "lockout: address %s (last username %r) for %d s",
-            address,
-            username[:150],
-            settings.LOGIN_FAILURES["address"][1],
-        )
+    waits = [take("username-address", f"{user}|{client}", username, client)]
+    if not trusted(request, username):
+        address = limits.client_key(request)
+        waits.append(take("address", address, username, address))
+    return max(waits)
+
+
+def take(kind: str, key: str, username: str, client: str) -> int:
+    """Count one try of ``key`` against LOGIN_FAILURES[kind]: 0 within it (the one that reaches
+    it logs the lock-out), else the seconds to wait."""
+    limit, per = settings.LOGIN_FAILURES[kind]
+    now = time.time()
+    tries = limits.count(f"login-{kind}", key, per, now)
+    if tries == limit:
+        logger.warning("lockout: %s %s (username %r) for %d s", kind, client, username[:150], per)
+    return 0 if tries <= limit else limits.seconds_left(now, per)
+
+
+def failed(request: HttpRequest, username: str) -> None:
+    """A try at ``username``'s password failed: its count stands, and the username is slowed
+    once it failed often, from wherever (the per-client counts were taken by ``attempt``)."""
+    user = username_key(username)
     if count("username", user):
         logger.warning("lockout: username %r slowed (failures from many addresses)", username[:150])
     cache.set(last_failure_key(user), time.time(), settings.LOGIN_FAILURES["username"][1])
 
 
+def given_back(request: HttpRequest, username: str) -> None:
+    """A counted try that was never hashed (the site was busy hashing others): not a guess."""
+    user = username_key(username)
+    limits.take_back(
+        "login-username-address",
+        f"{user}|{client_of(request, username)}",
+        settings.LOGIN_FAILURES["username-address"][1],
+    )
+    if not trusted(request, username):
+        limits.take_back(
+            "login-address", limits.client_key(request), settings.LOGIN_FAILURES["address"][1]
+        )
+
+
 def succeeded(request: HttpRequest, username: str) -> None:
-    """Forget this client's failures for ``username``: the player got their password right."""
+    """The player got their password right: this client's failures for ``username`` are
+    forgotten, and the try it took of the address's count is given back (one account of one's
+    own never resets the count for guessing at others)."""
     key = f"{username_key(username)}|{client_of(request, username)}"
     limits.forget("login-username-address", key, settings.LOGIN_FAILURES["username-address"][1])
+    if not trusted(request, username):
+        limits.take_back(
+            "login-address", limits.client_key(request), settings.LOGIN_FAILURES["address"][1]
+        )
 
 
 def remember(request: HttpRequest, response: HttpResponse, username: str) -> None:

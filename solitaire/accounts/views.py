@@ -11,7 +11,7 @@ queue, and the guest's games, which become the account's as the guest signs up o
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.contrib import auth, messages
+from django.contrib import admin, auth, messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
@@ -102,9 +102,9 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _sign_up_page(request, form, status=400)
     # The password's hash takes a core for most of a second: never more than
-    # settings.SIGNUP_HASHES_AT_ONCE at a time, so a flood of sign-ups leaves the other
+    # settings.PASSWORD_HASHES_AT_ONCE at a time, so a flood of sign-ups leaves the other
     # processes free for the players.
-    with limits.slot("signup-hash", settings.SIGNUP_HASHES_AT_ONCE, 30) as free:
+    with limits.slot("password-hash", settings.PASSWORD_HASHES_AT_ONCE, 30) as free:
         if not free:
             form.add_error(None, limits.wait_words(SIGNUP_BUSY_SECONDS))
             response = _sign_up_page(request, form, status=429)
@@ -143,6 +143,20 @@ class LogIn(BadFormStatus, auth_views.LoginView):
         url = super().get_redirect_url()
         # Back to the log-in page would send a logged-in player round in a loop.
         return "" if urlsplit(url).path == self.request.path else url
+
+
+@limits.per_address("login-address")
+def admin_log_in(request: HttpRequest) -> HttpResponse:
+    """The admin's log-in page: Django's (admin.site.login), its form throttled as the site's
+    (``AdminLogInForm``, set in admin.py) and its tries from one address limited as the site's;
+    a refused check is a 429 with Retry-After."""
+    response = admin.site.login(request)
+    form = (getattr(response, "context_data", None) or {}).get("form")
+    seconds = refused_for(form) if form is not None and form.is_bound else 0
+    if seconds:
+        response.status_code = 429
+        response["Retry-After"] = str(seconds)
+    return response
 
 
 class LogOut(auth_views.LogoutView):

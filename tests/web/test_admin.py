@@ -11,7 +11,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.core.management import CommandError, call_command
 from django.test import Client
+from django.urls import reverse
 
+from games.admin import guest_code
 from games.models import Analysis, Game, WinnableDeal
 from games.tasks import find_winnable_deals
 
@@ -120,6 +122,21 @@ class TestWhatStaffSee:
         response = staff_client.post(f"/admin/games/game/{game.pk}/delete/", {"post": "yes"})
         assert response.status_code == 403
         assert Game.objects.filter(pk=game.pk).exists()
+
+    def test_a_guests_session_key_is_not_shown_only_a_code_for_the_guest(
+        self, staff_client, client
+    ):
+        first, second = start(client), start(client, deal=2)
+        key = client.session.session_key
+        pages = [
+            staff_client.get(reverse("admin:games_game_changelist")).content.decode(),
+            staff_client.get(reverse("admin:games_game_change", args=[first.pk])).content.decode(),
+        ]
+        assert all(key not in page for page in pages)
+        code = guest_code(key)
+        assert len(code) == 8 and all(f"guest {code}" in page for page in pages)
+        assert guest_code(Client().session.session_key or "other") != code
+        assert second.session_key == key
 
     def test_a_game_replays_move_by_move(self, staff_client, client):
         game = start(client)

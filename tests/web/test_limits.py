@@ -178,7 +178,7 @@ class TestSignUp:
         assert sign_up(Client(), 999, address="192.0.2.2").status_code == 302
 
     def test_one_password_hash_at_a_time_the_next_is_asked_to_wait(self, db):
-        with limits.slot("signup-hash", settings.SIGNUP_HASHES_AT_ONCE, 30) as free:
+        with limits.slot("password-hash", settings.PASSWORD_HASHES_AT_ONCE, 30) as free:
             assert free
             response = sign_up(Client(), 1)
             assert response.status_code == 429

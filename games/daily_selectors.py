@@ -5,6 +5,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from django.conf import settings
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
@@ -18,6 +19,7 @@ from .rules.solver.grading import sample_wins
 #: Why a won daily game does not rank, in words.
 HELPED_WORDS = _("Your win does not rank: it was won with help (a hint, an analysis or Finish).")
 LATE = _("Your win does not rank: it came after the day was over.")
+TOO_FAST = _("Your win does not rank: its moves were played faster than a person can play them.")
 ELSEWHERE = _(
     "Your win of this deal does not rank: only a game opened from the daily page does, not an "
     "imported record or a game started another way."
@@ -95,13 +97,15 @@ class Leaderboard:
 def ranked_games(deal: DailyDeal):
     """The wins that rank on ``deal``'s day, best first: games started from the daily page,
     won by play before the day ended (UTC) without help (no hint, no analysis, no Finish of
-    either kind: ``models.HELPED``); fewest own moves first, then least time. Every player's: a
-    leaderboard acts for no one."""
+    either kind: ``models.HELPED``), in no less time than a person needs for its moves
+    (``settings.HUMAN_ACTION_MS`` each: games/pace.py); fewest own moves first, then least
+    time. Every player's: a leaderboard acts for no one."""
     _start, end = day_bounds(deal.day)
     return (
         Game.objects.filter(daily__daily=deal, status=Game.Status.WON, finished_at__lt=end)
         .exclude(HELPED)
         .annotate(own_moves=PLAYER_MOVES)
+        .filter(milliseconds_played__gte=F("own_moves") * settings.HUMAN_ACTION_MS)
         .order_by("own_moves", "milliseconds_played", "finished_at", "pk")
     )
 
@@ -174,6 +178,8 @@ def unranked_reason(game: Game | None, deal: DailyDeal, owner: Owner) -> str:
         return str(HELPED_WORDS)
     if game.finished_at >= day_bounds(deal.day)[1]:
         return str(LATE)
+    if game.milliseconds_played < game.player_moves * settings.HUMAN_ACTION_MS:
+        return str(TOO_FAST)
     return ""
 
 

@@ -199,6 +199,10 @@ LIMITS = {
     # pages behind one shared address; per game, for two devices side by side and more.
     "poll-address": (600, 60),
     "poll-game": (60, 60),
+    # Actions on one game (moves, undo, redo, ...): six a second for ten seconds is more than a
+    # person keeps up, with moves sent ahead of the answers; a script playing a found line
+    # meets it. The load tests set their own (ACTIONS_PER_GAME).
+    "action-game": (int(os.environ.get("ACTIONS_PER_GAME", "60")), 10),
     # Shared links made from one address (a game's link is made once: asking again finds it).
     "share-address": (30, 60 * 60),
     # Shared boards' images asked for from one address (a chat's preview fetcher asks once;
@@ -219,6 +223,10 @@ LOGIN_FAILURES = {
     "username": (10, 15 * 60),
 }
 LOGIN_DELAY_MAX = 30
+#: The least time a person needs to see a board and act on it (milliseconds): the time the page
+#: says it was hidden never shortens a gap between two actions below it, and a ranked daily win
+#: takes at least this per move of the player's own (games/pace.py).
+HUMAN_ACTION_MS = int(os.environ.get("HUMAN_ACTION_MS", "250"))
 #: Passwords being hashed at once, across every process, for any form (sign-up, log-in, the
 #: admin's log-in, a change of password): each hash takes a core for most of a second; one more
 #: is refused at once and asked to try again in a moment.

@@ -75,6 +75,13 @@ def clock_runs_after_each_test():
 
 
 @pytest.fixture(autouse=True)
+def actions_at_a_tests_pace(settings):
+    """The tests play faster than any person (settings.LIMITS["action-game"]): they set their
+    own limit, and the test of that limit sets the site's back."""
+    settings.LIMITS = {**settings.LIMITS, "action-game": (100_000, 10)}
+
+
+@pytest.fixture(autouse=True)
 def player_time_zone():
     """With ``PLAYER_TIME_ZONE`` set (an IANA name), every player who has not chosen a zone,
     and the test itself, are in that zone rather than the site's (UTC): the rules that read a

@@ -32,10 +32,11 @@ from .. import store, tasks
 from ..models import Analysis, Game, WinnableDeal
 from ..outcomes import Outcome
 from ..owners import Owner
+from ..pace import Pace
 from ..rules import IllegalMove, Move, MoveSyntaxError
 from ..rules.solver import solutions
 from .graded import pick_unplayed
-from .play import GameError, StalePly, play_out, read_for_play
+from .play import NO_PACE, GameError, StalePly, play_out, read_for_play
 
 #: A search still waiting or running after this long is taken as lost (no worker took it, or
 #: one overran it): the page says no answer came, and asking again queues a new one. A worker
@@ -277,17 +278,17 @@ def _queue(game: Game, kind: str, client: str, now) -> Analysis:
 
 
 def play_found_win(
-    owner: Owner, public_id: str, ply: int, version: int | None, *, away: int = 0
+    owner: Owner, public_id: str, ply: int, version: int | None, *, pace: Pace = NO_PACE
 ) -> Outcome:
     """Play out the win a search found from the board the player saw, every move checked by
     the engine and logged, and count it as one hint, in one write conditional on the version
-    read: the game ends won, or nothing changes. ``away``: the milliseconds the page was
-    hidden since the last action, which the clock leaves out."""
+    read: the game ends won, or nothing changes. ``pace``: what the page
+    says of the gap since the last action (games/pace.py)."""
     game = read_for_play(owner, public_id, ply, version)
     win = game.analyses.filter(version=game.version, status=Analysis.Status.WON).first()
     if win is None or not win.moves:
         raise NoWinKnown(game)
-    return play_out(owner, game, [Move.parse(text) for text in win.moves], away=away, hints=1)
+    return play_out(owner, game, [Move.parse(text) for text in win.moves], pace=pace, hints=1)
 
 
 # -- winnable deals -------------------------------------------------------------------------

@@ -12,9 +12,11 @@ after every change, so it always equals replaying the log; every ``CHECKPOINT_EV
 row keeps the position after it, so that an undo starts from there, not from the deal.
 
 The clock (``_tick``) adds every gap between two of the player's actions, to the millisecond,
-less the time the page says it was hidden (``away``, sent by static/js/clock.js), and at most
-``IDLE`` a gap. After every change that leaves the game in play, the engine's ``sure_win``
-looks for a win that is certain; the game keeps its moves (``finish``) for the Finish button.
+from the later of the last action and the drawing of the board acted on, less the time the
+page says it was hidden (``away``, sent by static/js/clock.js) down to a person's action at
+least (games/pace.py), and at most ``IDLE`` a gap. After every change that leaves the game in
+play, the engine's ``sure_win`` looks for a win that is certain; the game keeps its moves
+(``finish``) for the Finish button.
 """
 
 from collections.abc import Iterable, Mapping, Sequence
@@ -30,6 +32,7 @@ from ..models import CHECKPOINT_EVERY, IDLE, MAX_PLY, Game
 from ..models import Move as MoveRow
 from ..outcomes import Before, Event, Outcome
 from ..owners import Owner
+from ..pace import Pace, counted_gap
 from ..rules import (
     IllegalMove,
     Kept,
@@ -46,6 +49,9 @@ from ..rules.certain import goes_home, sure_win
 from ..rules.moves import pile_name
 from ..rules.played import Played, moving_card, split_move
 from ..rules.played import play as play_one
+
+#: An action that says nothing of its gap (a test, a command): counted from the last action.
+NO_PACE = Pace()
 
 #: The game's fields no action of play changes: who owns it and which deal it is (changed by
 #: adopting a guest's games, services/players.py), and the hints (services/assist.py). A new
@@ -273,18 +279,18 @@ def play(
     move: Move,
     autoplay: Mapping[str, bool],
     *,
-    away: int = 0,
+    pace: Pace = NO_PACE,
 ) -> Outcome:
     """Play the player's ``move`` on the board they saw (``ply``, ``version``), then any
-    automatic moves if the player's ``autoplay`` settings (by game type) say so. ``away``:
-    the milliseconds the page was hidden since the last action (not counted on the clock)."""
+    automatic moves if the player's ``autoplay`` settings (by game type) say so. ``pace``:
+    what the page says of the gap since the last action (games/pace.py)."""
     game = read_for_play(owner, public_id, ply, version)
     position = game.position()
     reason = position.check(move)
     if reason is not None:
         raise Refused(game, reason)
     on = autoplay_on(autoplay, game)
-    return _play_moves(owner, game, position, [move], autoplay=on, away=away)
+    return _play_moves(owner, game, position, [move], autoplay=on, pace=pace)
 
 
 def send_to_foundation(
@@ -295,7 +301,7 @@ def send_to_foundation(
     pick: str,
     autoplay: Mapping[str, bool],
     *,
-    away: int = 0,
+    pace: Pace = NO_PACE,
 ) -> Outcome:
     """Play the first legal move of the picked cards (``w``, ``t3``, ``t3:13``) to a
     foundation. MoveSyntaxError when ``pick`` is not a pile's cards in the notation."""
@@ -306,7 +312,7 @@ def send_to_foundation(
         source, count, target = split_move(move)
         if (source, count) == wanted and target.startswith("f"):
             on = autoplay_on(autoplay, game)
-            return _play_moves(owner, game, position, [move], autoplay=on, away=away)
+            return _play_moves(owner, game, position, [move], autoplay=on, pace=pace)
     raise NotOnAFoundation(game, moving_card(position, *wanted))
 
 
@@ -321,7 +327,9 @@ def _autoplay_on(settings: Mapping[str, bool], variant_id: str, devils: bool) ->
     return setting if isinstance(setting, bool) else not devils
 
 
-def undo(owner: Owner, public_id: str, ply: int, version: int | None, *, away: int = 0) -> Outcome:
+def undo(
+    owner: Owner, public_id: str, ply: int, version: int | None, *, pace: Pace = NO_PACE
+) -> Outcome:
     """Take back the player's last move and the automatic moves that followed it (never the
     automatic moves of the deal: there is no move of the player's before them).
 
@@ -349,7 +357,7 @@ def undo(owner: Owner, public_id: str, ply: int, version: int | None, *, away: i
     game.redo = [*game.redo, [str(move) for move in group]]
     game.undo_count += 1
     game.automatic_ply -= len(group) - 1
-    _save(owner, game, position, after=before, away=away)
+    _save(owner, game, position, after=before, pace=pace)
     changed = _piles(group) if was_playing else None
     return Outcome(game, position, Event.UNDONE, taken_back, _still_playing(game, changed), was)
 
@@ -364,7 +372,9 @@ def _position_at(game: Game, ply: int, rows: Sequence[store.LoggedMove]) -> Posi
     return position
 
 
-def redo(owner: Owner, public_id: str, ply: int, version: int | None, *, away: int = 0) -> Outcome:
+def redo(
+    owner: Owner, public_id: str, ply: int, version: int | None, *, pace: Pace = NO_PACE
+) -> Outcome:
     """Play again the last group of moves undone (nothing else was played since)."""
     game = read_for_play(owner, public_id, ply, version)
     if not game.redo:
@@ -380,12 +390,12 @@ def redo(owner: Owner, public_id: str, ply: int, version: int | None, *, away: i
         autoplay=False,
         event=Event.REDONE,
         before=was,
-        away=away,
+        pace=pace,
     )
 
 
 def restart(
-    owner: Owner, public_id: str, ply: int, version: int | None, *, away: int = 0
+    owner: Owner, public_id: str, ply: int, version: int | None, *, pace: Pace = NO_PACE
 ) -> Outcome:
     """Back to the deal's first position, after the deal's automatic moves if it had some;
     the clock and the counters keep running."""
@@ -402,22 +412,22 @@ def restart(
             dealt += 1
     game.redo = []
     game.automatic_ply = dealt
-    _save(owner, game, position, after=dealt, away=away)
+    _save(owner, game, position, after=dealt, pace=pace)
     return Outcome(game, position, Event.RESTARTED)
 
 
 def give_up(
-    owner: Owner, public_id: str, ply: int, version: int | None, *, away: int = 0
+    owner: Owner, public_id: str, ply: int, version: int | None, *, pace: Pace = NO_PACE
 ) -> Outcome:
     """End the game as given up, where it stands."""
     game = read_for_play(owner, public_id, ply, version)
     position = game.position()
-    _save(owner, game, position, away=away, ending=Game.Status.GIVEN_UP)
+    _save(owner, game, position, pace=pace, ending=Game.Status.GIVEN_UP)
     return Outcome(game, position, Event.GIVEN_UP)
 
 
 def play_out(
-    owner: Owner, game: Game, moves: Sequence[Move], *, away: int = 0, hints: int = 0
+    owner: Owner, game: Game, moves: Sequence[Move], *, pace: Pace = NO_PACE, hints: int = 0
 ) -> Outcome:
     """Play ``moves`` (each checked by the engine) on ``game`` as just read, all in one write
     conditional on its version: ``play_certain_win`` and the assist services'
@@ -437,7 +447,7 @@ def play_out(
             list(moves),
             autoplay=False,
             event=Event.FINISHED,
-            away=away,
+            pace=pace,
             fields=fields,
         )
     except IllegalMove as e:
@@ -445,14 +455,14 @@ def play_out(
 
 
 def play_certain_win(
-    owner: Owner, public_id: str, ply: int, version: int | None, *, away: int = 0
+    owner: Owner, public_id: str, ply: int, version: int | None, *, pace: Pace = NO_PACE
 ) -> Outcome:
     """Play out the certain win found after the last change (``Game.finish``), from the board
     the player saw: the game ends won, or nothing changes (``NoSureWin`` when none is known)."""
     game = read_for_play(owner, public_id, ply, version)
     if not game.finish:
         raise NoSureWin(game)
-    return play_out(owner, game, [Move.parse(text) for text in game.finish], away=away)
+    return play_out(owner, game, [Move.parse(text) for text in game.finish], pace=pace)
 
 
 # -- helpers --------------------------------------------------------------------------------
@@ -482,7 +492,7 @@ def _play_moves(
     autoplay: bool,
     event: Event = Event.MOVED,
     before: Before | None = None,
-    away: int = 0,
+    pace: Pace = NO_PACE,
     fields: Sequence[str] = PLAY_FIELDS,
 ) -> Outcome:
     """Play ``moves`` (the first the player's; in a redo the rest are automatic), then safe
@@ -507,7 +517,7 @@ def _play_moves(
         game.redo = []
     game.move_count += len(rows)
     game.automatic_ply += sum(p.automatic for p in played)
-    _save(owner, game, position, rows, away=away, fields=fields)
+    _save(owner, game, position, rows, pace=pace, fields=fields)
     changed = _piles(p.move for p in played)
     return Outcome(game, position, event, played, _still_playing(game, changed), was)
 
@@ -536,10 +546,12 @@ def _still_playing(game: Game, changed: frozenset[str] | None) -> frozenset[str]
     return changed if game.status == Game.Status.PLAYING else None
 
 
-def _tick(game: Game, now: datetime, away: int = 0) -> None:
-    """Run the game's clock up to ``now``: the gap since the last action, to the millisecond,
-    less the ``away`` milliseconds the page was hidden in it, at most ``IDLE``."""
-    gap = max(now - game.updated_at - timedelta(milliseconds=away), timedelta(0))
+def _tick(game: Game, now: datetime, pace: Pace) -> None:
+    """Run the game's clock up to ``now``: the gap since the last action (or since the board
+    was drawn, if later), to the millisecond, less the milliseconds the page was hidden in it
+    down to a person's action at least (games/pace.py), at most ``IDLE``."""
+    since_drawn = None if pace.drawn is None else now - pace.drawn
+    gap = counted_gap(now - game.updated_at, since_drawn, pace.away)
     game.milliseconds_played += min(gap, IDLE) // timedelta(milliseconds=1)
     game.updated_at = now
 
@@ -551,7 +563,7 @@ def _save(
     rows: Sequence[store.NewMove] = (),
     *,
     after: int | None = None,
-    away: int = 0,
+    pace: Pace = NO_PACE,
     fields: Sequence[str] = PLAY_FIELDS,
     ending: str | None = None,
 ) -> None:
@@ -562,7 +574,7 @@ def _save(
     (given up), rather than the position's."""
     read_at = game.version
     now = clock.now()
-    _tick(game, now, away)
+    _tick(game, now, pace)
     if game.first_move_at is None and game.move_count:
         game.first_move_at = now
     # The status asks for the legal moves: once, for the snapshot and the game alike.

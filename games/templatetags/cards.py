@@ -34,6 +34,7 @@ from solitaire import clock
 
 from ..board import CardView, PileView
 from ..models import IDLE, Game
+from ..pace import drawn_token
 
 register = template.Library()
 
@@ -49,14 +50,15 @@ def piles(views: list[PileView], game_url: str, oob: bool = False) -> SafeString
 
 @register.simple_tag
 def table_state(game: Game, moves: str, oob: bool = False) -> SafeString:
-    """The table's state: the board's ply and version (the move form's hidden fields), whether
-    there is something to redo, and ``moves``, every legal move of a card (where each pick may
-    go, for the scripts: "t3:2-t7 w-f1")."""
+    """The table's state: the board's ply and version and when it was drawn (the move form's
+    hidden fields: games/pace.py), whether there is something to redo, and ``moves``, every
+    legal move of a card (where each pick may go, for the scripts: "t3:2-t7 w-f1")."""
     return mark_safe(
         f'<div id="table-state" hidden data-ply="{game.ply}" data-version="{game.version}" '
         f'data-redo="{1 if game.redo else 0}" data-legal="{escape(moves)}"{_oob(oob)}>'
         f'<input type="hidden" name="ply" value="{game.ply}">'
-        f'<input type="hidden" name="version" value="{game.version}"></div>'
+        f'<input type="hidden" name="version" value="{game.version}">'
+        f'<input type="hidden" name="drawn" value="{drawn_token(clock.now())}"></div>'
     )
 
 
@@ -66,9 +68,10 @@ def game_info(game: Game, redeals_left: int | None, oob: bool = False) -> SafeSt
     (``redeals_left`` not None, in games with redeals) the redeals left.
 
     The clock's ``<time>`` carries what static/js/clock.js needs to tick on (games in play):
-    ``data-ms``, the time played at the last action; ``data-since``, the milliseconds from that
-    action to now (the server's "now", as drawn); ``data-at``, the last action's moment (a new
-    one means a new action counted); ``data-idle``, the most a gap counts."""
+    ``data-ms``, the time played at the last action; ``data-since``, 0: the clock counts the
+    gap from the drawing of the board at the earliest (games/pace.py); ``data-at``, the last
+    action's moment (a new one means a new action counted); ``data-idle``, the most a gap
+    counts."""
     played = game.milliseconds_played
     moves, time, deal, redeals = (
         escape(_("Moves")),
@@ -94,10 +97,11 @@ def game_info(game: Game, redeals_left: int | None, oob: bool = False) -> SafeSt
         )
     ticking = ""
     if not game.is_finished:
-        since = max(clock.now() - game.updated_at, timedelta(0)) // timedelta(milliseconds=1)
+        # The clock counts a gap from the drawing of the board at the earliest (games/pace.py):
+        # a page ticks on from the time played, not from the last action before it was drawn.
         at = int(game.updated_at.timestamp() * 1000)
         idle = IDLE // timedelta(milliseconds=1)
-        ticking = f' data-since="{since}" data-at="{at}" data-idle="{idle}"'
+        ticking = f' data-since="0" data-at="{at}" data-idle="{idle}"'
     out = [
         f'<dl class="game-info" id="game-info"{_oob(oob)}>',
         f"<div><dt>{moves}</dt><dd><span data-moves>{game.player_moves}</span>{automatic}</dd>"

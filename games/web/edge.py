@@ -19,18 +19,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
+from solitaire import limits
+
 from .. import selectors
 from ..daily_selectors import day_of_game, grade_known, grade_words
 from ..models import Game
 from ..outcomes import Outcome
+from ..pace import Pace, drawn_at
 from ..rules import VARIANTS, Variant
 from ..services import assist, play
+from ..services.play import NO_PACE
 from ..words import error_words, outcome_words
 from .draw import Gathered, draw_changes, draw_game, game_url, is_fragment
 from .motion import motion_of
@@ -75,11 +80,12 @@ class Garbled(Exception):
 @dataclass(frozen=True)
 class Seen:
     """What every action posts (#table-state): the ply and version of the board the player
-    saw, and the milliseconds the page was hidden since the last action."""
+    saw, and what it says of the gap since the last action (``pace``: the milliseconds the
+    page was hidden, and when the server drew that board)."""
 
     ply: int
     version: int
-    away: int = 0
+    pace: Pace = NO_PACE
 
 
 def whole_number(text: str) -> int | None:
@@ -96,7 +102,7 @@ def seen(request: HttpRequest) -> Seen:
     away = whole_number(request.POST.get("away") or "0")
     if ply is None or version is None or away is None:
         raise Garbled
-    return Seen(ply, version, away)
+    return Seen(ply, version, Pace(away, drawn_at(request.POST.get("drawn", ""))))
 
 
 def echo(text: str) -> str:
@@ -133,6 +139,11 @@ def game_action(view: Callable[[HttpRequest, str, Seen], Outcome | HttpResponse]
 
     @wraps(view)
     def act(request: HttpRequest, public_id: str) -> HttpResponse:
+        # Actions on one game at a pace no person keeps up (settings.LIMITS["action-game"]):
+        # a script playing a found line, not a player.
+        wait = limits.hit_or_hold("action-game", public_id, *settings.LIMITS["action-game"])
+        if wait:
+            return limits.too_many(request, wait)
         try:
             done = view(request, public_id, seen(request))
         except Garbled as garbled:

@@ -87,7 +87,7 @@ def move(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome:
         raise Garbled(_("“%(move)s” is not a move.") % {"move": echo(text)}) from None
     settings = autoplay_settings(request)
     return play.play(
-        request.owner, public_id, seen.ply, seen.version, parsed, settings, away=seen.away
+        request.owner, public_id, seen.ply, seen.version, parsed, settings, pace=seen.pace
     )
 
 
@@ -104,20 +104,20 @@ def to_foundation(request: HttpRequest, public_id: str, seen: Seen) -> play.Outc
         raise Garbled(_("“%(pick)s” is not a card.") % {"pick": echo(pick)}) from None
     settings = autoplay_settings(request)
     return play.send_to_foundation(
-        request.owner, public_id, seen.ply, seen.version, pick, settings, away=seen.away
+        request.owner, public_id, seen.ply, seen.version, pick, settings, pace=seen.pace
     )
 
 
 @require_POST
 @game_action
 def undo(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome:
-    return play.undo(request.owner, public_id, seen.ply, seen.version, away=seen.away)
+    return play.undo(request.owner, public_id, seen.ply, seen.version, pace=seen.pace)
 
 
 @require_POST
 @game_action
 def redo(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome:
-    return play.redo(request.owner, public_id, seen.ply, seen.version, away=seen.away)
+    return play.redo(request.owner, public_id, seen.ply, seen.version, pace=seen.pace)
 
 
 @require_POST
@@ -126,7 +126,7 @@ def restart(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome | 
     if not _confirmed(request):
         question = _("Go back to the start of this deal?")
         return _ask(request, public_id, seen, question, _("Restart"))
-    return play.restart(request.owner, public_id, seen.ply, seen.version, away=seen.away)
+    return play.restart(request.owner, public_id, seen.ply, seen.version, pace=seen.pace)
 
 
 @require_POST
@@ -134,7 +134,7 @@ def restart(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome | 
 def give_up(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome | HttpResponse:
     if not _confirmed(request):
         return _ask(request, public_id, seen, _("Give up this game?"), _("Give up"))
-    return play.give_up(request.owner, public_id, seen.ply, seen.version, away=seen.away)
+    return play.give_up(request.owner, public_id, seen.ply, seen.version, pace=seen.pace)
 
 
 @require_POST
@@ -142,7 +142,7 @@ def give_up(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome | 
 def play_out(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome:
     """Finish: play out the win that is certain from this board (the button shows itself when
     there is one)."""
-    return play.play_certain_win(request.owner, public_id, seen.ply, seen.version, away=seen.away)
+    return play.play_certain_win(request.owner, public_id, seen.ply, seen.version, pace=seen.pace)
 
 
 @require_POST

@@ -2,15 +2,19 @@
 leaderboard in that order, each their own row marked; one shares the game, and a logged-out
 browser opens the link and steps through the replay."""
 
+from datetime import UTC, datetime, time, timedelta
+
 import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
+from games import days
 from games.models import Game
 from games.owners import Owner
 from games.rules import Move
 from games.rules.solver import WON, solve
 from games.services import play
+from solitaire import clock as site_clock
 
 from .conftest import BOARD, DESKTOP, _close, _new_page
 
@@ -54,10 +58,12 @@ def play_daily_in(page, live_server) -> Game:
 
 
 def finish_by_play(game: Game, moves: list[str]) -> Game:
-    """Play ``moves`` on the player's game one by one as their own moves (checked by the
-    engine; no automatic move, no Finish: a win that ranks)."""
+    """Play ``moves`` on the player's game one by one as their own moves, a second apart on the
+    site's stopped clock (checked by the engine; no automatic move, no Finish, a person's pace:
+    a win that ranks)."""
     owner = Owner(session_key=game.session_key)
     for ply, text in enumerate(moves, game.ply):
+        site_clock.advance(timedelta(seconds=1))
         play.play(owner, game.public_id, ply, None, Move.parse(text), OFF)
     game.refresh_from_db()
     return game
@@ -67,7 +73,11 @@ def finish_by_play(game: Game, moves: list[str]) -> Game:
 OFF = {"lucas": False}
 
 
-def test_two_players_rank_and_a_shared_game_replays_logged_out(browser, live_server, screenshot):
+def test_two_players_rank_and_a_shared_game_replays_logged_out(
+    browser, live_server, screenshot, clock
+):
+    # Noon of today (UTC) on the site's clock, stopped: the wins come within the day.
+    clock.moment = datetime.combine(days.today(), time(12), UTC)
     ann_context, ann = _new_page(browser, DESKTOP)
     bob_context, bob = _new_page(browser, DESKTOP)
     guest_context, guest = _new_page(browser, DESKTOP)

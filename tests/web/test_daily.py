@@ -153,7 +153,7 @@ class TestTheDailyPage:
 
     def test_the_calendar_marks_the_days_won(self, client, clock):
         clock.moment = WEDNESDAY - timedelta(days=1)
-        win(play_today(client, "maria"), 100, 1000)
+        win(play_today(client, "maria"), 100, 600_000)
         clock.moment = WEDNESDAY
         page = client.get(reverse("games:daily_month", args=["maria", 2026, 12])).content.decode()
         assert page.count('class="won"') == 1
@@ -179,7 +179,7 @@ class TestTheLeaderboard:
     @pytest.mark.parametrize("help", ["hint", "analysis", "finish"])
     def test_a_helped_win_does_not_rank_and_says_why(self, client, help):
         # A hint, an analysis and the solver's Finish each count on the game's hints.
-        win(play_today(client), 80, 1000, hint_count=1)
+        win(play_today(client), 80, 600_000, hint_count=1)
         page = board_of(client)
         assert "No ranked win yet" in page
         assert "does not rank: it was won with help" in page
@@ -198,7 +198,7 @@ class TestTheLeaderboard:
     def test_a_win_after_the_day_does_not_rank(self, client, clock):
         game = play_today(client)
         clock.moment = WEDNESDAY + timedelta(days=1)
-        win(game, 80, 1000)
+        win(game, 80, 600_000)
         assert "No ranked win yet" in board_of(client, day=WEDNESDAY.date())
 
     def test_a_win_played_move_by_move_ranks_and_replays_as_won(self, db):
@@ -206,6 +206,7 @@ class TestTheLeaderboard:
         game = daily.play_daily(owner, "lucas", days.today())
         graded = measure("lucas", game.deal_number)
         for ply, text in enumerate(graded.moves):
+            site_clock.advance(timedelta(seconds=1))  # a person's pace
             won = play.play(owner, game.public_id, ply, None, Move.parse(text), {"lucas": False})
         assert won.game.status == Game.Status.WON and not won.game.helped
         deal = DailyDeal.objects.get()
@@ -223,8 +224,8 @@ class TestTheLeaderboard:
                 session_key=f"s{n}", variant="lucas", deal=deal.deal, snapshot="x"
             )
             DailyGame.objects.create(daily=deal, game=game)
-            others.append(win(game, 50 + n, 1000))
-        mine = win(play_today(client), 500, 1000)
+            others.append(win(game, 50 + n, 600_000))
+        mine = win(play_today(client), 500, 600_000)
         board = daily_selectors.leaderboard(deal, _owner(client))
         assert len(board.rows) == daily_selectors.TOP
         assert board.own is not None and board.own.mine and board.own.rank == len(others) + 1
@@ -245,7 +246,7 @@ class TestTheLeaderboard:
             Preferences.objects.create(user=user, public_name=f"Name {n}")
             game = Game.objects.create(owner=user, variant="lucas", deal=deal.deal, snapshot="x")
             DailyGame.objects.create(daily=deal, game=game)
-            win(game, 60 + n, 1000)
+            win(game, 60 + n, 600_000)
 
         add(0)
         one = queries()
@@ -259,7 +260,7 @@ class TestPublicNames:
         user = get_user_model().objects.create_user("bob", password="pw")
         bob = Client()
         bob.login(username="bob", password="pw")
-        win(play_today(bob), 90, 1000)
+        win(play_today(bob), 90, 600_000)
         assert "bob" not in board_of(Client())
         assert ">a player<" in board_of(Client())
         response = bob.post(reverse("public_name"), {"public_name": "Bobby Tables"})
@@ -288,7 +289,7 @@ class TestTheDailyStreak:
     def test_days_in_a_row_with_a_daily_won_on_the_day(self, client, clock):
         for offset in (3, 1, 0):
             clock.moment = WEDNESDAY - timedelta(days=offset)
-            win(play_today(client, "maria"), 90, 1000)
+            win(play_today(client, "maria"), 90, 600_000)
         clock.moment = WEDNESDAY
         assert daily_selectors.daily_streak(_owner(client)) == 2
         page = client.get(reverse("games:daily")).content.decode()
@@ -297,11 +298,11 @@ class TestTheDailyStreak:
     def test_a_past_day_won_later_makes_no_streak(self, client):
         yesterday = days.today() - timedelta(days=1)
         response = client.post(reverse("games:daily_play_day", args=["maria", yesterday]))
-        win(Game.objects.get(public_id=response["Location"].split("/")[2]), 90, 1000)
+        win(Game.objects.get(public_id=response["Location"].split("/")[2]), 90, 600_000)
         assert daily_selectors.daily_streak(_owner(client)) == 0
 
     def test_the_statistics_show_it(self, client):
-        win(play_today(client, "maria"), 90, 1000)
+        win(play_today(client, "maria"), 90, 600_000)
         page = client.get(reverse("games:statistics")).content.decode()
         assert "Daily streak" in page
 

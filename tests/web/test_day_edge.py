@@ -17,6 +17,7 @@ from games.rules import Move
 from games.rules.solver import solve
 from games.rules.solver.grading import GRADE_NODES
 from games.services import play
+from solitaire import clock as site_clock
 
 from .conftest import HTMX, post_move, url
 
@@ -41,6 +42,7 @@ def play_to_the_last_move(client: Client, game: Game) -> str:
     assert found.status == "won", "the daily deal is winnable"
     moves = [str(move) for move in found.moves]
     for ply, text in enumerate(moves[:-1], start=game.ply):
+        site_clock.advance(timedelta(seconds=1))  # a person's pace
         play.play(owner, game.public_id, ply, None, Move.parse(text), {game.variant: False})
     return moves[-1]
 
@@ -134,6 +136,23 @@ class TestTheDaysEdge:
         data = {"move": last, "ply": game.ply, "version": game.version}
         answer = client.post(url("move", game), data, headers=HTMX).content.decode()
         assert LATE_WORDS in answer
+
+
+def test_a_win_played_faster_than_a_person_does_not_rank_and_says_so(client, clock):
+    clock.moment = LAST_SECOND - timedelta(hours=1)
+    game = open_daily(client)
+    owner = Owner(session_key=client.session.session_key)
+    game.refresh_from_db()
+    found = solve(game.position(), seconds=None, max_nodes=GRADE_NODES)
+    moves = [str(move) for move in found.moves]
+    for ply, text in enumerate(moves[:-1], start=game.ply):
+        clock.advance(milliseconds=20)  # a script's pace
+        play.play(owner, game.public_id, ply, None, Move.parse(text), {game.variant: False})
+    clock.advance(milliseconds=20)
+    page = finish(client, game, moves[-1])
+    assert ranked(game) == []
+    assert "faster than a person can play them" in page
+    assert "faster than a person can play them" in day_page(client, game)
 
 
 def test_a_game_not_of_the_daily_deal_names_no_day(client, clock):

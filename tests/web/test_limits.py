@@ -20,11 +20,13 @@ from games.rules import Move
 from games.rules.moves import PARSED, TEXTS
 from solitaire import limits
 
-from .conftest import HTMX, post_move, start, url, version_of, won_record
+from .conftest import HTMX, board, post_move, start, url, version_of, won_record
 from .solver_support import ask, run_worker
 from .test_accounts import PASSWORD, SIGNUP, log_in, make_user
 
 ADDRESS = "192.0.2.1"
+#: The site's limits as its settings give them (the tests' own fixtures change some).
+SITE_LIMITS = dict(settings.LIMITS)
 
 
 class Clock:
@@ -152,6 +154,31 @@ class TestNewGames:
             new_game(client)
         response = client.get(reverse("pages:play_deal", args=["lucas", 5]), REMOTE_ADDR=ADDRESS)
         assert_too_many(response)
+
+
+class TestActionsOnAGame:
+    @pytest.fixture
+    def site_pace(self, settings):
+        """The site's own limit on actions, which the other tests raise to their pace."""
+        settings.LIMITS = {**settings.LIMITS, "action-game": SITE_LIMITS["action-game"]}
+        return SITE_LIMITS["action-game"][0]
+
+    def test_a_scripts_pace_is_refused_a_persons_is_not(self, client, site_pace, clock):
+        game = start(client, "forty-thieves", 5)
+        other = start(client, "forty-thieves", 6)
+        statuses = []
+        for _ in range(site_pace // 2):
+            statuses.append(post_move(client, game, "deal").status_code)
+            statuses.append(client.post(url("undo", game), board(game), headers=HTMX).status_code)
+        assert set(statuses) == {200}
+        before = version_of(game)
+        refused = post_move(client, game, "deal")
+        assert_too_many(refused)
+        assert version_of(game) == before  # nothing played
+        # The player's other game, and this one once the window is over, play on.
+        assert post_move(client, other, "deal").status_code == 200
+        clock.later(SITE_LIMITS["action-game"][1])
+        assert post_move(client, game, "deal").status_code == 200
 
 
 class TestRecordImport:

@@ -942,6 +942,9 @@ class Server:
             "XDG_RUNTIME_DIR": str(folder),
             # And the supervisor's socket, pid file and log.
             "SUPERVISOR_DIR": str(folder),
+            # Players flat out act on their game faster than any person: the limit on actions
+            # per game (settings.LIMITS["action-game"]) is the load test's own.
+            "ACTIONS_PER_GAME": os.environ.get("ACTIONS_PER_GAME", "1000000"),
         }
         for name in ("WEB_THREADS", "DJANGO_DEBUG", "SQLITE_PATH", "PORT", "GUNICORN_TIMEOUT"):
             self.env.pop(name, None)

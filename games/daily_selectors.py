@@ -202,6 +202,14 @@ def day_of_game(owner: Owner, game: Game) -> DayOfGame | None:
     return DayOfGame(deal.variant, deal.day, unranked_reason(game, deal, owner))
 
 
+def day_not_over(game: Game) -> date | None:
+    """The day of the daily deal ``game`` was opened for, while that day is not over (UTC):
+    until then its moves are not shown to others (a shared link shows the deal, not the line
+    that won it, which anyone could copy and rank with). None otherwise."""
+    day = DailyDeal.objects.filter(games__game=game).values_list("day", flat=True).first()
+    return day if day is not None and day >= today() else None
+
+
 def results_of(owner: Owner, deals: list[DailyDeal]) -> dict[int, Game]:
     """The reader's game of each of ``deals`` that they started, by the deal's id (one query)."""
     games = (

@@ -223,6 +223,10 @@ LOGIN_FAILURES = {
     "username": (10, 15 * 60),
 }
 LOGIN_DELAY_MAX = 30
+#: Guests from one address who may open today's deal of a game (each a win that may rank); more
+#: are asked to log in: fresh guest sessions from one address cannot fill a leaderboard. A
+#: household behind one address has room.
+DAILY_GUESTS_PER_ADDRESS = int(os.environ.get("DAILY_GUESTS_PER_ADDRESS", "3"))
 #: The least time a person needs to see a board and act on it (milliseconds): the time the page
 #: says it was hidden never shortens a gap between two actions below it, and a ranked daily win
 #: takes at least this per move of the player's own (games/pace.py).

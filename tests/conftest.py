@@ -22,6 +22,7 @@ DATES = {
     "web/test_clock.py",
     "web/test_daily.py",
     "web/test_day_edge.py",
+    "web/test_fair_daily.py",
     "web/test_grades.py",
     "web/test_history.py",
     "web/test_honest_counts.py",

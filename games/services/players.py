@@ -5,10 +5,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F
 
-from ..models import Game
+from ..models import DailyGame, Game
 from ..owners import Owner
 
 
+@transaction.atomic
 def adopt_guest_games(session_key: str, user: AbstractBaseUser) -> int:
     """Make the games of the guest session ``session_key`` the games of ``user``; how many.
 
@@ -16,11 +17,20 @@ def adopt_guest_games(session_key: str, user: AbstractBaseUser) -> int:
     in gives the session a new key). The games keep their ids and move logs; one UPDATE moves
     them all, so a move on one of them waits for it (or it for the move) and neither is lost.
     Each game's version goes up, as with every write to a game: a board read before it is
-    stale after it.
+    stale after it. A guest's game of a daily deal the account already played stays, but no
+    longer as its game of the day (the account's own is): one player ranks once a day.
     """
     if not session_key:
         return 0
     games = Game.objects.owned_by(Owner(session_key=session_key))
+    # One player, one game of each daily deal: a guest's game of a day the account already
+    # has a game of comes along as an ordinary game of that deal, not a second row to rank.
+    DailyGame.objects.filter(
+        game__in=games.values("pk"),
+        daily__in=DailyGame.objects.filter(
+            game__in=Game.objects.owned_by(Owner(user=user)).values("pk")
+        ).values("daily"),
+    ).delete()
     return games.update(owner=user, session_key="", version=F("version") + 1)
 
 

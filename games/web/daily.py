@@ -5,9 +5,12 @@ which opens the player's game of it), a day's page with its leaderboard
 import calendar
 from datetime import date, timedelta
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from solitaire import limits
@@ -46,10 +49,7 @@ def today(request: HttpRequest) -> HttpResponse:
 def play_today(request: HttpRequest, variant: str) -> HttpResponse:
     """The player's game of today's deal of ``variant``, started if needed."""
     variant_or_404(variant)
-    game = daily.play_daily(
-        with_session(request), variant, days.today(), autoplay_settings(request)
-    )
-    return redirect(game_url(game))
+    return open_daily(request, variant, days.today())
 
 
 @require_POST
@@ -57,9 +57,44 @@ def play_today(request: HttpRequest, variant: str) -> HttpResponse:
 def play_day(request: HttpRequest, variant: str, day: date) -> HttpResponse:
     """The player's game of a day's deal (a past day's, from the calendar), started if needed."""
     variant_or_404(variant)
-    day_or_404(day)
-    game = daily.play_daily(with_session(request), variant, day, autoplay_settings(request))
+    return open_daily(request, variant, day_or_404(day))
+
+
+def open_daily(request: HttpRequest, variant: str, day: date) -> HttpResponse:
+    """To the player's game of ``variant``'s deal of ``day``. A guest's new game of today's,
+    whose win may rank, only while few guests of their address opened one
+    (``settings.DAILY_GUESTS_PER_ADDRESS``): fresh guest sessions from one address cannot fill
+    the leaderboard."""
+    owner = with_session(request)
+    if owner.user is None and day == days.today():
+        deal = daily.daily_deal(variant, day)
+        if daily_selectors.game_of_day(owner, deal) is None:
+            wait = limits.hit(
+                "daily-guests",
+                guest_address_key(request, deal.pk),
+                settings.DAILY_GUESTS_PER_ADDRESS,
+                24 * 60 * 60,
+            )
+            if wait:
+                message = _(
+                    "Several guests at your address have opened today's deal already: log in "
+                    "or sign up to play it too."
+                )
+                response = render(
+                    request, "429.html", {"message": message, "retry_after": wait}, status=429
+                )
+                response["Retry-After"] = str(wait)
+                return response
+    game = daily.play_daily(owner, variant, day, autoplay_settings(request))
     return redirect(game_url(game))
+
+
+def guest_address_key(request: HttpRequest, deal_id: int) -> str:
+    """What the guests of one address and one daily deal are counted by: a keyed hash of the
+    address (the site's secret key), never the address itself; the count ends with the day
+    (a window of a day, UTC)."""
+    address = limits.client_key(request)
+    return salted_hmac("daily-guests", f"{deal_id}|{address}", algorithm="sha256").hexdigest()
 
 
 @require_GET

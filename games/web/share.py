@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from solitaire import limits
 
-from .. import daily_selectors
+from .. import daily_selectors, selectors
 from ..forms import NewGameForm
 from ..images import board_png
 from ..models import Game, SharedGame
@@ -61,6 +61,9 @@ def shared(request: HttpRequest, token: str, ply: int | None = None) -> HttpResp
     link = link_or_404(token)
     game = link.game
     at = game.ply if ply is None or ply > game.ply else ply
+    hidden_day = daily_selectors.day_not_over(game)
+    if hidden_day is not None:
+        at = 0  # a daily game's moves show once its day is over
     image = request.build_absolute_uri(reverse("games:shared_image", args=[token]))
     return replay_page(
         request,
@@ -75,6 +78,7 @@ def shared(request: HttpRequest, token: str, ply: int | None = None) -> HttpResp
         image_url=image,
         page_url=request.build_absolute_uri(reverse("games:shared", args=[token])),
         again=NewGameForm(initial={"variant": game.variant, "deal": game.deal}),
+        hidden_day=hidden_day,
     )
 
 
@@ -84,9 +88,11 @@ def shared(request: HttpRequest, token: str, ply: int | None = None) -> HttpResp
 def shared_image(request: HttpRequest, token: str) -> HttpResponse:
     """The board of the shared game as it now is, a PNG, drawn once per version of the game."""
     game = link_or_404(token).game
-    key = f"share-png:{token}:{game.version}"
+    # A daily game's board, while its day is not over, is the deal as dealt (its moves hidden).
+    hidden = daily_selectors.day_not_over(game) is not None
+    key = f"share-png:{token}:{'dealt' if hidden else game.version}"
     png = cache.get(key)
     if png is None:
-        png = board_png(game.position())
+        png = board_png(selectors.replayed_at(game, 0).before if hidden else game.position())
         cache.set(key, png, IMAGE_SECONDS)
     return HttpResponse(png, content_type="image/png")

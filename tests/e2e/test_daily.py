@@ -1,6 +1,7 @@
 """Two players win today's daily deal in different numbers of moves and both see the
 leaderboard in that order, each their own row marked; one shares the game, and a logged-out
-browser opens the link and steps through the replay."""
+browser opens the link: the moves are hidden until the day is over, then it steps through the
+replay."""
 
 from datetime import UTC, datetime, time, timedelta
 
@@ -77,7 +78,7 @@ def test_two_players_rank_and_a_shared_game_replays_logged_out(
     browser, live_server, screenshot, clock
 ):
     # Noon of today (UTC) on the site's clock, stopped: the wins come within the day.
-    clock.moment = datetime.combine(days.today(), time(12), UTC)
+    noon = clock.moment = datetime.combine(days.today(), time(12), UTC)
     ann_context, ann = _new_page(browser, DESKTOP)
     bob_context, bob = _new_page(browser, DESKTOP)
     guest_context, guest = _new_page(browser, DESKTOP)
@@ -109,6 +110,13 @@ def test_two_players_rank_and_a_shared_game_replays_logged_out(
         guest.goto(link)
         expect(guest.locator("h1")).to_contain_text("A shared game: Lucas")
         expect(guest.get_by_role("button", name="Withdraw this link")).to_have_count(0)
+        # Today's moves are not shown (they would rank for whoever copied them) ...
+        expect(guest.locator(".moves-hidden")).to_contain_text("once that day is over")
+        expect(guest.locator(".replay-at")).to_have_count(0)
+        # ... until the day is over.
+        clock.moment = noon + timedelta(hours=12, seconds=1)
+        guest.goto(link)
+        expect(guest.locator(".moves-hidden")).to_have_count(0)
         expect(guest.locator(".replay-at")).to_contain_text(f"Move {ann_game.ply} of")
         guest.get_by_role("link", name="First").click()
         expect(guest.locator(".replay-at")).to_contain_text("Move 0 of")
@@ -117,6 +125,7 @@ def test_two_players_rank_and_a_shared_game_replays_logged_out(
         screenshot(guest, "shared-game-en")
         image = guest.request.get(f"{link}board.png")
         assert image.ok and image.headers["content-type"] == "image/png"
+        clock.moment = noon  # the day of the deal again, for the pages below
 
         # The same pages in French, for a person to look at (and in English, /daily/ too).
         ann.goto(f"{live_server.url}/daily/")

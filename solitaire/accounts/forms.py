@@ -7,6 +7,7 @@ refused before its password is looked at, with an error of code ``throttled`` wh
 ``seconds`` say how long to wait (``refused_for`` finds it, for the view to answer 429).
 """
 
+import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -22,7 +23,7 @@ from django.utils.translation import ngettext
 
 from solitaire import limits
 
-from . import throttle
+from . import names, throttle
 from .models import Preferences
 
 
@@ -195,8 +196,9 @@ class EmailForm(forms.ModelForm):
 
 
 class PublicNameForm(forms.Form):
-    """The name the daily leaderboards and shared games show: letters, digits, spaces and
-    ``-_.'``, unique whatever its case; empty for none."""
+    """The name the daily leaderboards and shared games show: letters (with their marks) and
+    digits of any script, spaces and ``-_.'``, unlike any other player's whatever its case or
+    lookalike letters (names.py); empty for none."""
 
     public_name = forms.CharField(
         label=_("Public name"),
@@ -214,13 +216,17 @@ class PublicNameForm(forms.Form):
         self.user = user
 
     def clean_public_name(self) -> str:
-        name = " ".join(self.cleaned_data["public_name"].split())
-        if name and not all(c.isalnum() or c in " -_.'" for c in name):
+        name = unicodedata.normalize("NFC", " ".join(self.cleaned_data["public_name"].split()))
+        if not name:
+            return name
+        if not names.writable(name):
             raise forms.ValidationError(
                 _("A public name may hold letters, digits, spaces and - _ . ' only.")
             )
-        taken = Preferences.objects.filter(public_name__iexact=name).exclude(user=self.user)
-        if name and taken.exists():
+        if names.reserved(name):
+            raise forms.ValidationError(_("That name is kept for the site: choose another."))
+        taken = Preferences.objects.filter(public_name_key=names.key(name)).exclude(user=self.user)
+        if taken.exists():
             raise forms.ValidationError(_("Another player has that name: choose another."))
         return name
 

@@ -84,6 +84,10 @@ class Preferences(models.Model):
     tap = models.CharField(_("one tap plays"), max_length=8, blank=True, choices=OneTap)
     #: The name the daily leaderboards and shared games show; blank for none ("a player").
     public_name = models.CharField(_("public name"), max_length=30, blank=True, default="")
+    #: What the name shares with every name that looks like it (names.key): one per player.
+    public_name_key = models.CharField(
+        _("public name, folded"), max_length=120, blank=True, default="", editable=False
+    )
 
     class Meta:
         verbose_name = _("preferences")
@@ -91,6 +95,11 @@ class Preferences(models.Model):
         constraints = [
             models.UniqueConstraint(
                 Lower("public_name"), condition=~Q(public_name=""), name="public_name_unique"
+            ),
+            models.UniqueConstraint(
+                "public_name_key",
+                condition=~Q(public_name_key=""),
+                name="public_name_key_unique",
             ),
         ]
 

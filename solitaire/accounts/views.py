@@ -30,7 +30,7 @@ from django.views.i18n import set_language
 from games.services.players import adopt_guest_games, delete_player
 from solitaire import limits
 
-from . import preferences, throttle
+from . import names, preferences, throttle
 from .forms import (
     DeleteAccountForm,
     EmailForm,
@@ -290,8 +290,10 @@ def public_name(request: HttpRequest) -> HttpResponse:
         return _account_page(request, EmailForm(instance=request.user), 400, name_form=form)
     try:
         with transaction.atomic():
+            name = form.cleaned_data["public_name"]
             Preferences.objects.update_or_create(
-                user=request.user, defaults={"public_name": form.cleaned_data["public_name"]}
+                user=request.user,
+                defaults={"public_name": name, "public_name_key": names.key(name) if name else ""},
             )
     except IntegrityError:
         form.add_error("public_name", _("Another player has that name: choose another."))

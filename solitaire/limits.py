@@ -134,9 +134,21 @@ def per_address(name: str, methods: tuple[str, ...] = ("POST",)):
 
 
 def per_game(name: str, methods: tuple[str, ...] = ("GET",)):
-    """``per_address``, counting the requests about one game (the URL's ``public_id``) from
-    whatever address: a game's id is known only to its player's devices."""
-    return limited(name, lambda request, kwargs: kwargs["public_id"], methods)
+    """``per_address``, counting the requests about one game (the URL's ``public_id``) from one
+    player, whatever their address: their account (every device of it), else their session,
+    else their address. A stranger who knows the id counts apart and uses up nothing of the
+    player's."""
+    return limited(name, lambda request, kwargs: f"{kwargs['public_id']}|{asker(request)}", methods)
+
+
+def asker(request: HttpRequest) -> str:
+    """Who asks: an account, a guest's session, or an address with neither."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return f"user:{user.pk}"
+    session = getattr(request, "session", None)
+    key = session.session_key if session is not None else None
+    return f"session:{key}" if key else f"address:{client_key(request)}"
 
 
 def limited(name: str, key_of, methods: tuple[str, ...]):

@@ -1,6 +1,7 @@
 """Settings, read from the environment with safe defaults for a developer's machine."""
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -165,6 +166,17 @@ else:
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
         "database": _DATABASE_CACHE,
     }
+# Shared boards' images (games/web/share.py) are kept apart from the counters of the limits and
+# the log-in throttle in the default cache: a flood of images must never evict a count. On the
+# file system of each app server, a bounded number, each image replacing its game's last.
+CACHES["images"] = {
+    "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+    "LOCATION": os.environ.get(
+        "IMAGE_CACHE_DIR", str(Path(tempfile.gettempdir()) / "solitaire-images")
+    ),
+    "TIMEOUT": 24 * 60 * 60,
+    "OPTIONS": {"MAX_ENTRIES": int(os.environ.get("IMAGE_CACHE_ENTRIES", "5000"))},
+}
 # Sessions live in the database (a guest's games hang on theirs), Redis or not, so that a
 # Redis outage logs nobody out and costs no page: Django's db engine, its read one statement
 # (solitaire/sessions.py).

@@ -5,7 +5,7 @@ board drawn on the server (``/s/<token>/board.png``, cached); the owner may with
 which it is a 404."""
 
 from django.contrib import messages
-from django.core.cache import cache
+from django.core.cache import caches
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -24,9 +24,9 @@ from .draw import game_url
 from .edge import NO_SUCH_GAME, or_404
 from .history import replay_page
 
-#: How long a drawn board stays in the cache: a game's version names its board, so a newer
-#: move draws anew; the old image simply ages out.
-IMAGE_SECONDS = 24 * 60 * 60
+#: Where drawn boards are kept: a cache of their own (settings.CACHES["images"], on the file
+#: system), so that images never evict the limits' counters in the default cache.
+IMAGES = "images"
 
 
 def link_or_404(token: str) -> SharedGame:
@@ -84,15 +84,19 @@ def shared(request: HttpRequest, token: str, ply: int | None = None) -> HttpResp
 
 @require_GET
 @limits.per_address("share-image-address", methods=("GET",))
-@cache_control(public=True, max_age=300)
+# Asked again each time (a withdrawn link's image is gone at once); drawn once per version.
+@cache_control(public=True, max_age=0, must_revalidate=True)
 def shared_image(request: HttpRequest, token: str) -> HttpResponse:
     """The board of the shared game as it now is, a PNG, drawn once per version of the game."""
     game = link_or_404(token).game
     # A daily game's board, while its day is not over, is the deal as dealt (its moves hidden).
     hidden = daily_selectors.day_not_over(game) is not None
-    key = f"share-png:{token}:{'dealt' if hidden else game.version}"
-    png = cache.get(key)
-    if png is None:
+    # One image per link, named by what it shows: a newer version replaces the older one.
+    drawn = "dealt" if hidden else str(game.version)
+    kept = caches[IMAGES].get(f"share-png:{token}")
+    if kept is not None and kept[0] == drawn:
+        png = kept[1]
+    else:
         png = board_png(selectors.replayed_at(game, 0).before if hidden else game.position())
-        cache.set(key, png, IMAGE_SECONDS)
+        caches[IMAGES].set(f"share-png:{token}", (drawn, png))
     return HttpResponse(png, content_type="image/png")

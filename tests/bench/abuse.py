@@ -35,6 +35,14 @@ its own on 127.0.0.1:8301 for the reset mails, and measures, each bounded in cou
 6. A client's mistakes (--mistakes of each): 1,001 fields, a 3 MB body, a bad Host, a bad CSRF
    token, garbled cookies. Printed: the answers by status (target: all 4xx) and the ERROR
    lines and tracebacks they left in the server's log (target: none).
+7. Password floods (--password-flood-seconds each): one address sends wrong passwords flat out
+   over --flood-connections connections, to the admin's log-in (a superuser's username), then
+   to the site's; meanwhile the real player plays. Printed: the answers by status, the
+   passwords hashed (the answers that checked one) per 100 refused, the WARNING lines the flood
+   left in the log, and the player's moves beside the quiet ones of 4. (target: p95 at most
+   1.5 times the quiet p95).
+
+--only N,N... runs only those measures (4's quiet moves run with 7 too).
 
 The client shares the machine's cores with the server: the load average is printed before
 and after. The exit status is 1 when a target is missed, 2 when the run could not be made.
@@ -85,6 +93,8 @@ HINT_CONCURRENCY = 10
 MOVE_P95_MS = 50.0
 HINT_SECONDS = 5.0
 RESET_SPREAD_MS = 5.0
+#: How much slower the player's moves may be beside a password flood than alone (p95).
+PASSWORD_FLOOD_FACTOR = 1.5
 
 METHODS = ["GET", "POST", "POST", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "FUZZ"]
 BAD_TYPES = [
@@ -530,6 +540,54 @@ async def cheap_flood(seconds: float, connections: int) -> dict:
     return {"polls": polls, "hints": hints, **result}
 
 
+# -- 7. password floods ---------------------------------------------------------------------
+
+
+def make_superuser(username: str) -> None:
+    """A superuser straight in the database (the flood guesses at its password)."""
+    from django.contrib.auth.hashers import make_password
+
+    with psycopg.connect(DATABASE_URL.replace("postgres://", "postgresql://")) as connection:
+        connection.execute(
+            "INSERT INTO auth_user (password, is_superuser, username, first_name, last_name,"
+            " email, is_staff, is_active, date_joined)"
+            " VALUES (%s, true, %s, '', '', '', true, true, now())",
+            (make_password(PASSWORD), username),
+        )
+
+
+async def guessing(client: Client, path: str, username: str, until: float, counts: Counter):
+    """Wrong passwords for ``username`` at the log-in form ``path``, flat out."""
+    await client.call("GET", path)
+    n = 0
+    while time.monotonic() < until:
+        n += 1
+        try:
+            form = {"username": username, "password": f"guess {n}", "next": "/admin/"}
+            counts[(await client.call("POST", path, form)).status] += 1
+        except (HttpError, TimeoutError):
+            counts["error"] += 1
+            client.close()
+
+
+async def password_flood(seconds: float, connections: int, path: str, username: str) -> dict:
+    until = time.monotonic() + seconds
+    counts: Counter = Counter()
+    result: dict = {}
+    guessers = [Client(600_000 + len(path)) for _ in range(connections)]
+    await asyncio.gather(
+        real_player(until, None, result),
+        *(guessing(c, path, username, until, counts) for c in guessers),
+    )
+    for client in guessers:
+        client.close()
+    return {"answers": counts, **result}
+
+
+def warnings_in(log_path: Path) -> int:
+    return sum(" WARNING " in line for line in log_path.read_text(errors="replace").splitlines())
+
+
 # -- 6. a client's mistakes -----------------------------------------------------------------
 
 
@@ -601,6 +659,35 @@ def figures(values: list[float]) -> str:
 async def run(args, sink: MailSink, log_path: Path) -> list[str]:
     """The six measures, printed as they come; the targets missed."""
     missed = []
+    only = {int(n) for n in args.only.split(",")} if args.only else set(range(1, 8))
+    if 1 in only:
+        missed += await garbled_measure(args)
+    if 2 in only:
+        missed += await reset_measure(args)
+    if 3 in only:
+        missed += await lockout_measure(args)
+    quiet: list[float] = []
+    if 4 in only or 7 in only:
+        print(f"\n4. The player alone for {args.quiet_seconds:g} s...", flush=True)
+        quiet = await alone(args.quiet_seconds)
+        print(f"   moves: {figures(quiet)}")
+    if 4 in only:
+        missed += await flood_measure(args)
+    if 5 in only:
+        missed += await cheap_measure(args)
+    if 6 in only:
+        missed += await mistakes_measure(args, log_path)
+    if 7 in only:
+        missed += await password_measure(args, quiet, log_path)
+    await asyncio.sleep(3)  # the last reset mails
+    most = max(sink.received.values(), default=0)
+    print(f"\nMails received: {sum(sink.received.values())} to {len(sink.received)} addresses")
+    print(f"(at most {most} to one)")
+    return missed
+
+
+async def garbled_measure(args) -> list[str]:
+    missed = []
     print(f"\n1. {args.garbled} garbled requests...", flush=True)
     started = time.monotonic()
     statuses = await garbled(args.garbled, args.seed)
@@ -610,7 +697,11 @@ async def run(args, sink: MailSink, log_path: Path) -> list[str]:
     print(f"   answers >= 500: {over} (target 0); no answer at all: {statuses[0]}")
     if over or statuses[0]:
         missed.append("garbled")
+    return missed
 
+
+async def reset_measure(args) -> list[str]:
+    missed = []
     print(f"\n2. Reset: {args.resets} addresses with an account, {args.resets} without...")
     make_accounts([f"known{n}@example.org" for n in range(args.resets)])
     known, unknown = await reset_timing(args.resets, 10_000)
@@ -620,7 +711,11 @@ async def run(args, sink: MailSink, log_path: Path) -> list[str]:
     print(f"   medians {spread:.1f} ms apart (target < {RESET_SPREAD_MS:g})")
     if spread >= RESET_SPREAD_MS:
         missed.append("reset timing")
+    return missed
 
+
+async def lockout_measure(args) -> list[str]:
+    missed = []
     print(f"\n3. Lock-out: {args.guesses} wrong passwords from other addresses...", flush=True)
     locked = await lockout(args.guesses, 20_000)
     print(f"   guesses checked {locked['checked']}, refused unchecked {locked['refused']}")
@@ -630,10 +725,11 @@ async def run(args, sink: MailSink, log_path: Path) -> list[str]:
     print(f"   (Retry-After {locked['new_device_retry'] or '-'})")
     if locked["owner_status"] != 302:
         missed.append("lock-out")
+    return missed
 
-    print(f"\n4. The player alone for {args.quiet_seconds:g} s...", flush=True)
-    quiet = await alone(args.quiet_seconds)
-    print(f"   moves: {figures(quiet)}")
+
+async def flood_measure(args) -> list[str]:
+    missed = []
     print(f"   Then for {args.flood_seconds:g} s {args.signup_clients} sign-up clients and")
     print(f"   {args.hint_guests} cookie-less hint requests beside the player...", flush=True)
     flooded = await flood(args.flood_seconds, args.signup_clients, args.hint_guests)
@@ -648,7 +744,11 @@ async def run(args, sink: MailSink, log_path: Path) -> list[str]:
         missed.append("move p95")
     if not hint < HINT_SECONDS:
         missed.append("hint time")
+    return missed
 
+
+async def cheap_measure(args) -> list[str]:
+    missed = []
     print(f"\n5. For {args.cheap_flood_seconds:g} s one address polls its game flat out and")
     print(f"   another asks for hints flat out, {args.flood_connections} connections each,")
     print("   beside the player...", flush=True)
@@ -660,7 +760,11 @@ async def run(args, sink: MailSink, log_path: Path) -> list[str]:
     print(f"   the player's moves: {figures(cheap['moves'])} (target p95 < {MOVE_P95_MS:g})")
     if p95(cheap["moves"]) >= MOVE_P95_MS:
         missed.append("move p95 beside cheap floods")
+    return missed
 
+
+async def mistakes_measure(args, log_path: Path) -> list[str]:
+    missed = []
     print(f"\n6. A client's mistakes, {args.mistakes} of each...", flush=True)
     answers, errors, tracebacks = await mistakes(args.mistakes, log_path)
     for name, statuses in answers.items():
@@ -668,10 +772,32 @@ async def run(args, sink: MailSink, log_path: Path) -> list[str]:
     print(f"   ERROR lines in the log: {errors}, tracebacks: {tracebacks} (target 0 and 0)")
     if errors or tracebacks or any(not 400 <= s < 500 for c in answers.values() for s in c):
         missed.append("client mistakes")
-    await asyncio.sleep(3)  # the last reset mails
-    most = max(sink.received.values(), default=0)
-    print(f"\nMails received: {sum(sink.received.values())} to {len(sink.received)} addresses")
-    print(f"(at most {most} to one)")
+    return missed
+
+
+async def password_measure(args, quiet: list[float], log_path: Path) -> list[str]:
+    missed = []
+    make_superuser("root")
+    floods = (("the admin's", "/admin/login/", 200), ("the site's", "/account/login/", 400))
+    for name, path, checked_status in floods:
+        print(f"\n7. For {args.password_flood_seconds:g} s one address sends wrong passwords to")
+        print(f"   {name} log-in ({path}) flat out over {args.flood_connections} connections,")
+        print("   beside the player...", flush=True)
+        warned = warnings_in(log_path)
+        flooded = await password_flood(
+            args.password_flood_seconds, args.flood_connections, path, "root"
+        )
+        answers = flooded["answers"]
+        checked, refused = answers[checked_status], answers[429]
+        print(f"   answers: {dict(answers)}")
+        per_100 = 100 * checked / refused if refused else float("inf")
+        print(f"   passwords hashed: {checked}, {per_100:.1f} per 100 refused")
+        print(f"   WARNING lines it left in the log: {warnings_in(log_path) - warned}")
+        limit = PASSWORD_FLOOD_FACTOR * p95(quiet)
+        print(f"   the player's moves: {figures(flooded['moves'])}")
+        print(f"   (target p95 at most {PASSWORD_FLOOD_FACTOR:g} x quiet, {limit:.1f} ms)")
+        if p95(flooded["moves"]) > limit:
+            missed.append(f"move p95 beside {name} password flood")
     return missed
 
 
@@ -687,6 +813,8 @@ def main() -> int:
     parser.add_argument("--cheap-flood-seconds", type=float, default=30.0)
     parser.add_argument("--flood-connections", type=int, default=20)
     parser.add_argument("--mistakes", type=int, default=20)
+    parser.add_argument("--password-flood-seconds", type=float, default=20.0)
+    parser.add_argument("--only", help="the measures to run, as 4,7 (all when not given)")
     parser.add_argument("--workers", type=int, help="gunicorn workers (the config's default)")
     parser.add_argument("--seed", type=int, default=20261201)
     args = parser.parse_args()

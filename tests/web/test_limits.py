@@ -442,6 +442,13 @@ class TestPoll:
         other = Client()
         assert poll(other, start(other, deal=2), "192.0.2.2").status_code == 204
 
+    def test_a_strangers_polls_of_a_game_use_up_nothing_of_its_players(self, client, clock):
+        game = start(client)
+        stranger = Client()
+        for _ in range(allowed("poll-game") + 5):
+            assert poll(stranger, game, "192.0.2.66").status_code in (404, 429)
+        assert poll(client, game).status_code == 204
+
     def test_one_address_polling_many_games_is_refused(self, db, settings, clock):
         settings.LIMITS = {**settings.LIMITS, "poll-address": (4, 60)}
         players = [Client() for _ in range(5)]

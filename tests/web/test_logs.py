@@ -182,3 +182,23 @@ class TestClientMistakes:
         written = "\n".join(console())
         assert " ERROR django.request " in written and "Traceback" in written
         assert len(mail.outbox) == 1
+
+
+@pytest.mark.django_db
+class TestRefusals:
+    """A client past a limit leaves one line a minute in the log, however many it is refused."""
+
+    def test_one_line_per_address_and_minute(self, console, settings):
+        settings.LIMITS = {**settings.LIMITS, "login-address": (2, 60)}
+        statuses = [
+            Client().post(LOGIN, {"username": "x"}, REMOTE_ADDR="192.0.2.5").status_code
+            for _ in range(30)
+        ]
+        assert statuses.count(429) == 28
+        refused = [line for line in console() if "Too Many Requests" in line]
+        assert len(refused) == 1 and " WARNING " in refused[0]
+        Client().post(LOGIN, {"username": "x"}, REMOTE_ADDR="192.0.2.6")
+        Client().post(LOGIN, {"username": "x"}, REMOTE_ADDR="192.0.2.6")
+        Client().post(LOGIN, {"username": "x"}, REMOTE_ADDR="192.0.2.6")
+        refused = [line for line in console() if "Too Many Requests" in line]
+        assert len(refused) == 2  # another address has its own line

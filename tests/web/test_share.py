@@ -5,6 +5,7 @@ import io
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import cache, caches
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -143,6 +144,27 @@ class TestTheImage:
         before = Client().get(f"{path}board.png").content
         post_move(client, game, "deal")
         assert Client().get(f"{path}board.png").content != before
+
+    def test_images_live_apart_from_the_counters_one_per_link(self, client, shared):
+        game, path = shared
+        token = path.strip("/").split("/")[-1]
+        Client().get(f"{path}board.png")
+        post_move(client, game, "deal")
+        Client().get(f"{path}board.png")
+        kept = caches["images"].get(f"share-png:{token}")
+        game.refresh_from_db()
+        assert kept[0] == str(game.version)  # the newer image replaced the older one
+        # Nothing of it in the default cache, beside the limits' counters.
+        assert cache.get(f"share-png:{token}") is None
+        assert cache.get(f"share-png:{token}:{game.version}") is None
+
+    def test_a_withdrawn_links_image_is_not_kept_by_browsers_or_proxies(self, client, shared):
+        _game, path = shared
+        response = Client().get(f"{path}board.png")
+        assert "max-age=0" in response["Cache-Control"]
+        assert "must-revalidate" in response["Cache-Control"]
+        client.post(f"{path}withdraw/")
+        assert Client().get(f"{path}board.png").status_code == 404
 
     def test_images_are_limited_per_address(self, shared, settings):
         _game, path = shared

@@ -34,6 +34,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import Resolver404, resolve
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import ngettext_lazy
 
@@ -129,8 +131,15 @@ def hit_or_hold(scope: str, key: str, limit: int, per: int) -> int:
 def per_address(name: str, methods: tuple[str, ...] = ("POST",)):
     """A view decorator: each request of ``methods`` from one client address counts against
     settings.LIMITS[name]; past it, the view does not run and the answer is ``too_many``, its
-    refusals held back as ``hit_or_hold`` says."""
-    return limited(name, lambda request, kwargs: client_key(request), methods)
+    refusals held back as ``hit_or_hold`` says. The view names the limit (``address_limits``):
+    a client refused already in the window is answered by ``RefuseEarly``, for nothing."""
+
+    def decorator(view):
+        limited_view = limited(name, lambda request, kwargs: client_key(request), methods)(view)
+        limited_view.address_limits = (*getattr(view, "address_limits", ()), (name, methods))
+        return limited_view
+
+    return decorator
 
 
 def per_game(name: str, methods: tuple[str, ...] = ("GET",)):
@@ -296,6 +305,47 @@ def too_many(request: HttpRequest, retry_after: int) -> HttpResponse:
         response["HX-Reswap"] = "innerHTML"
     else:
         response = render(request, "429.html", context, status=429)
+    response["Retry-After"] = str(retry_after)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+class RefuseEarly:
+    """A middleware: a request to a view limited per address (``per_address``) from a client
+    that this window has refused already is answered at once, 429 with Retry-After and a short
+    page, before its session, its user or the database are read and without holding a thread.
+    A client that goes on sending after its refusal costs a lookup of the URL and one read of
+    the cache a request. Placed after the language's middleware (the URL's language prefix) and
+    before any that reads the session."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            view = resolve(request.path_info).func
+        except Resolver404:
+            return self.get_response(request)
+        for name, methods in getattr(view, "address_limits", ()):
+            if request.method in methods:
+                limit, per = settings.LIMITS[name]
+                if counted(name, client_key(request), per) > limit:
+                    return refused_briefly(request, seconds_left(time.time(), per))
+        return self.get_response(request)
+
+
+def refused_briefly(request: HttpRequest, retry_after: int) -> HttpResponse:
+    """``too_many``'s answer drawn without the request (no session, no user, no context
+    processor): the sentence, for htmx in the page's message area, else on a page of its own."""
+    message = wait_words(retry_after)
+    if request.headers.get("HX-Request") == "true":
+        html = render_to_string("429.html#message", {"message": message})
+        response = HttpResponse(html, status=429)
+        response["HX-Retarget"] = "#announce"
+        response["HX-Reswap"] = "innerHTML"
+    else:
+        html = render_to_string("429_brief.html", {"message": message})
+        response = HttpResponse(html, status=429)
     response["Retry-After"] = str(retry_after)
     patch_vary_headers(response, ["HX-Request"])
     return response

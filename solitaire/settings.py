@@ -59,6 +59,9 @@ MIDDLEWARE = [
     "solitaire.middleware.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # A client refused already by a per-address limit is answered at once, before its session
+    # or user is read (solitaire/limits.py).
+    "solitaire.limits.RefuseEarly",
     "django.middleware.common.CommonMiddleware",
     # A form body in another charset than UTF-8 is a 400 before the CSRF check reads it.
     "solitaire.errors.BodyCharsetMiddleware",
@@ -215,6 +218,9 @@ LIMITS = {
     # person keeps up, with moves sent ahead of the answers; a script playing a found line
     # meets it. The load tests set their own (ACTIONS_PER_GAME).
     "action-game": (int(os.environ.get("ACTIONS_PER_GAME", "60")), 10),
+    # The pages that cost a few queries to draw (a game's page, a day's leaderboard, a shared
+    # game), from one address: five a second for a minute, room for a household or a class.
+    "page-address": (300, 60),
     # Shared links made from one address (a game's link is made once: asking again finds it).
     "share-address": (30, 60 * 60),
     # Shared boards' images asked for from one address (a chat's preview fetcher asks once;

@@ -77,9 +77,14 @@ def clock_runs_after_each_test():
 
 @pytest.fixture(autouse=True)
 def actions_at_a_tests_pace(settings):
-    """The tests play faster than any person (settings.LIMITS["action-game"]): they set their
-    own limit, and the test of that limit sets the site's back."""
-    settings.LIMITS = {**settings.LIMITS, "action-game": (100_000, 10)}
+    """The tests play faster than any person, all from one address (settings.LIMITS
+    "action-game" and "page-address"): they set their own limits, and the tests of those
+    limits set the site's back."""
+    settings.LIMITS = {
+        **settings.LIMITS,
+        "action-game": (100_000, 10),
+        "page-address": (100_000, 60),
+    }
 
 
 @pytest.fixture(autouse=True)

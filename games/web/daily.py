@@ -98,6 +98,7 @@ def guest_address_key(request: HttpRequest, deal_id: int) -> str:
 
 
 @require_GET
+@limits.per_address("page-address", methods=("GET",))
 def day_page(request: HttpRequest, variant: str, day: date) -> HttpResponse:
     """A day's deal of a game: its grade, the player's game, the leaderboard."""
     rules = variant_or_404(variant)

@@ -36,6 +36,7 @@ from .player import AUTOPLAY_KEY, autoplay_settings
 
 
 @require_GET
+@limits.per_address("page-address", methods=("GET",))
 def game(request: HttpRequest, public_id: str) -> HttpResponse:
     """The game page; ``?pick=t3:2`` shows those cards picked up, ready to put down."""
     game = game_or_404(request, public_id)

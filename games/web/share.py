@@ -56,6 +56,7 @@ def withdraw(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_GET
+@limits.per_address("page-address", methods=("GET",))
 def shared(request: HttpRequest, token: str, ply: int | None = None) -> HttpResponse:
     """The shared game at ``ply`` (its end when none is given), read-only."""
     link = link_or_404(token)

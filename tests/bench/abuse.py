@@ -297,7 +297,13 @@ async def garbled(count: int, seed: int) -> Counter:
 
 def make_accounts(emails: list[str]) -> None:
     """Accounts with these addresses, written straight into the database (signing them up
-    would take the sign-up limits' time): one password hash for all, made by Django."""
+    would take the sign-up limits' time)."""
+    insert_users([(f"known{n}", email) for n, email in enumerate(emails)])
+
+
+def insert_users(users: list[tuple[str, str]], superuser: bool = False) -> None:
+    """Accounts (username, email address) written straight into the database, with one
+    password hash for all, made by Django."""
     import django
     from django.conf import settings
 
@@ -308,12 +314,12 @@ def make_accounts(emails: list[str]) -> None:
 
     password = make_password(PASSWORD)
     with psycopg.connect(DATABASE_URL.replace("postgres://", "postgresql://")) as connection:
-        for n, email in enumerate(emails):
+        for username, email in users:
             connection.execute(
                 "INSERT INTO auth_user (password, is_superuser, username, first_name, last_name,"
                 " email, is_staff, is_active, date_joined)"
-                " VALUES (%s, false, %s, '', '', %s, false, true, now())",
-                (password, f"known{n}", email),
+                " VALUES (%s, %s, %s, '', '', %s, %s, true, now())",
+                (password, superuser, username, email, superuser),
             )
 
 
@@ -440,7 +446,19 @@ async def real_player(until: float, hints_asked: asyncio.Event | None, result: d
             seen = read_board((await player.call("GET", game)).text)
             continue
         form = {"move": r.choice(moves), "ply": seen.ply, "version": seen.version}
-        response, ms = await player.timed("POST", f"{game}move/", form, htmx=True)
+        start = time.perf_counter()
+        try:
+            response, ms = await player.timed("POST", f"{game}move/", form, htmx=True)
+        except (HttpError, TimeoutError):
+            # No answer in REQUEST_TIMEOUT: the site froze. Counted as that long, and the
+            # game read afresh.
+            times.append((time.perf_counter() - start) * 1000)
+            result["timeouts"] = result.get("timeouts", 0) + 1
+            player.close()
+            player = Client(300_000)
+            game = await player.start_game()
+            seen = read_board((await player.call("GET", game)).text)
+            continue
         times.append(ms)
         answer = read_board(response.text)
         for name in ("ply", "version", "status", "moves", "stock"):
@@ -545,15 +563,7 @@ async def cheap_flood(seconds: float, connections: int) -> dict:
 
 def make_superuser(username: str) -> None:
     """A superuser straight in the database (the flood guesses at its password)."""
-    from django.contrib.auth.hashers import make_password
-
-    with psycopg.connect(DATABASE_URL.replace("postgres://", "postgresql://")) as connection:
-        connection.execute(
-            "INSERT INTO auth_user (password, is_superuser, username, first_name, last_name,"
-            " email, is_staff, is_active, date_joined)"
-            " VALUES (%s, true, %s, '', '', '', true, true, now())",
-            (make_password(PASSWORD), username),
-        )
+    insert_users([(username, "")], superuser=True)
 
 
 async def guessing(client: Client, path: str, username: str, until: float, counts: Counter):
@@ -653,6 +663,8 @@ def sink_thread(sink: MailSink) -> None:
 
 
 def figures(values: list[float]) -> str:
+    if not values:
+        return "none answered"
     return f"{len(values)}, median {statistics.median(values):.1f} ms, p95 {p95(values):.1f} ms"
 
 
@@ -794,9 +806,10 @@ async def password_measure(args, quiet: list[float], log_path: Path) -> list[str
         print(f"   passwords hashed: {checked}, {per_100:.1f} per 100 refused")
         print(f"   WARNING lines it left in the log: {warnings_in(log_path) - warned}")
         limit = PASSWORD_FLOOD_FACTOR * p95(quiet)
-        print(f"   the player's moves: {figures(flooded['moves'])}")
+        print(f"   the player's moves: {figures(flooded['moves'])}, unanswered in")
+        print(f"   {REQUEST_TIMEOUT:g} s: {flooded.get('timeouts', 0)}")
         print(f"   (target p95 at most {PASSWORD_FLOOD_FACTOR:g} x quiet, {limit:.1f} ms)")
-        if p95(flooded["moves"]) > limit:
+        if not p95(flooded["moves"]) <= limit:
             missed.append(f"move p95 beside {name} password flood")
     return missed
 

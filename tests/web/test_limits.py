@@ -12,7 +12,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.core.cache import cache
+from django.db import connection
 from django.test import Client, RequestFactory
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import Game
@@ -181,6 +183,43 @@ class TestActionsOnAGame:
         assert post_move(client, game, "deal").status_code == 200
 
 
+class TestRefusedAgain:
+    """A client refused once in a window is answered for nothing after: no session read, no
+    query, no thread held."""
+
+    def test_the_second_refusal_costs_no_query_and_no_session(self, client, settings, sleeps):
+        settings.LIMITS = {**settings.LIMITS, "new-game-address": (2, 60)}
+        for _ in range(2):
+            assert new_game(client).status_code == 302
+        assert_too_many(new_game(client))  # the first refusal: the site's page
+        with CaptureQueriesContext(connection) as seen:
+            again = new_game(Client(), **{"HX-Request": "true"})
+            browser = new_game(Client())
+        assert again.status_code == browser.status_code == 429
+        assert int(again["Retry-After"]) > 0 and int(browser["Retry-After"]) > 0
+        assert again["HX-Retarget"] == "#announce"
+        assert "Too many requests: try again in" in again.content.decode()
+        assert "Too many requests: try again in" in browser.content.decode()
+        assert seen.captured_queries == []
+        assert sleeps.seconds == []  # nothing held
+        # Another address is not touched.
+        assert new_game(Client(), address="192.0.2.77").status_code == 302
+
+    def test_the_pages_that_cost_are_limited_per_address(self, client, settings, clock):
+        settings.LIMITS = {**settings.LIMITS, "page-address": (3, 60)}
+        game = start(client)
+        statuses = [client.get(url("game", game)).status_code for _ in range(3)]
+        assert statuses == [200, 200, 200]
+        assert_too_many(client.get(url("game", game)))
+        assert client.get(url("game", game), REMOTE_ADDR="192.0.2.8").status_code == 200
+        clock.later(60)
+        assert client.get(url("game", game)).status_code == 200
+
+    def test_the_site_lets_a_household_load_its_pages(self):
+        limit, per = SITE_LIMITS["page-address"]
+        assert limit / per >= 5  # five pages a second for a minute
+
+
 class TestRecordImport:
     def test_limited_per_address(self, client):
         text = won_record().to_json()
@@ -266,46 +305,66 @@ def refused_sign_up_forms(count: int) -> list:
     return [sign_up(Client(), n) for n in range(count)]
 
 
-class TestHoldingBack:
-    """A client that goes on sending once refused waits LIMIT_HOLD_SECONDS for each next
-    refusal: it sends a request every few seconds instead of hundreds a second."""
+def refused_polls(client: Client, count: int) -> list:
+    """``count`` polls of one game past its limit (after as many as it allows)."""
+    game = start(client)
+    for _ in range(allowed("poll-game")):
+        assert poll(client, game).status_code == 204
+    return [poll(client, game) for _ in range(count)]
 
-    def test_the_first_refusal_at_once_the_next_ones_held_back(self, db, sleeps):
+
+class TestRefusedPerAddress:
+    """A client that goes on sending once refused by a per-address limit is answered at once
+    and for nothing (RefuseEarly): no thread is held, and the answer says how long to wait."""
+
+    def test_the_first_refusal_is_the_page_the_next_ones_brief_and_none_held(self, db, sleeps):
         first, second, third = refused_sign_up_forms(3)
-        assert sleeps.seconds == [2, 2]
+        assert sleeps.seconds == []
         for response in (first, second, third):
             assert_too_many(response)
-        # Retry-After counts from the answer, after the waits.
-        assert int(first["Retry-After"]) - int(third["Retry-After"]) == 4
+        assert int(first["Retry-After"]) == int(third["Retry-After"])
         assert "<h1>Too many requests</h1>" in third.content.decode()
         assert not get_user_model().objects.exists()
 
-    def test_a_held_refusal_for_htmx_is_still_the_sentence(self, db, sleeps):
+    def test_a_refusal_for_htmx_is_still_the_sentence(self, db, sleeps):
         refused_sign_up_forms(1)
         response = Client().post(SIGNUP, {"username": "y"}, REMOTE_ADDR=ADDRESS, headers=HTMX)
-        assert sleeps.seconds == [2]
+        assert sleeps.seconds == []
         assert_too_many(response)
         assert response["HX-Retarget"] == "#announce"
 
-    def test_held_at_most_until_the_window_ends(self, db, sleeps, clock):
+    def test_refused_until_the_window_ends(self, db, sleeps, clock):
         refused_sign_up_forms(1)
         clock.later(57.5)  # a second and a half left in the minute's window
         response = sign_up(Client(), 1)
-        assert sleeps.seconds == [1.5]
-        assert int(response["Retry-After"]) == 1
-        response = sign_up(Client(), 2)  # the new window's first: no wait
+        assert int(response["Retry-After"]) == 2
+        clock.later(1.5)
+        response = sign_up(Client(), 2)  # the new window's first
         assert response.status_code == 302
-        assert sleeps.seconds == [1.5]
+        assert sleeps.seconds == []
 
-    def test_answered_at_once_once_the_process_holds_all_it_may(self, db, sleeps, monkeypatch):
+
+class TestHoldingBack:
+    """Refusals of the limits that are not per address (a game's poll, searches) from a client
+    that goes on sending wait LIMIT_HOLD_SECONDS each, while the process has threads to spare."""
+
+    def test_the_next_refusals_are_held_back(self, client, sleeps):
+        first, second, third = refused_polls(client, 3)
+        assert sleeps.seconds == [2, 2]
+        for response in (first, second, third):
+            assert_too_many(response)
+
+    def test_answered_at_once_once_the_process_holds_all_it_may(
+        self, client, sleeps, monkeypatch
+    ):
         monkeypatch.setattr(limits, "_holding", limits.holds_at_once())
-        *_, last = refused_sign_up_forms(2)
+        *_, last = refused_polls(client, 2)
         assert sleeps.seconds == []
         assert_too_many(last)
 
-    def test_a_process_of_one_thread_holds_nothing_back(self, db, sleeps, monkeypatch):
+    def test_a_process_of_one_thread_holds_nothing_back(self, client, sleeps, monkeypatch):
         monkeypatch.setattr(limits, "threads", 1)
-        for response in refused_sign_up_forms(3):
+        for response in refused_polls(client, 3):
             assert_too_many(response)
         assert sleeps.seconds == []
 

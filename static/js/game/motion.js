@@ -56,7 +56,7 @@ export function placeSkip() {
 }
 
 /** End what is moving at once: every card where it is going, the won panel shown. */
-export function stop() {
+function stop() {
   if (!running) return;
   const done = running;
   running = null;

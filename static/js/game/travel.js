@@ -17,7 +17,7 @@ const AUTO = 170;
 /** The time (ms) from one automatic move's start to the next one's. */
 const AUTO_GAP = 130;
 /** How long (ms) a card takes to turn over. */
-export const TURN = 160;
+const TURN = 160;
 /** A Finish's every flight and turn has ended within FINISH_TOTAL ms, however many moves it
     has: each move sets off at most FINISH_GAP ms after the one before (less, and flights
     overlap, when there are many), and flies for FINISH_FLIGHT ms, less as the moves grow

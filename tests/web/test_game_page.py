@@ -35,9 +35,7 @@ class TestGamePage:
         assert f'aria-label="Column 1, {rules.cards_per_column} cards"' in html
 
     @pytest.mark.parametrize("variant", ["forty-thieves", "little-forty"])
-    def test_the_board_says_how_many_cards_a_deal_takes_and_the_stock_holds(
-        self, client, variant
-    ):
+    def test_the_board_says_how_many_cards_a_deal_takes_and_the_stock_holds(self, client, variant):
         rules = VARIANTS[variant]
         game = start(client, variant)
         html = board_html(client.get(url("game", game)).content.decode())

@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run serve test test-dates test-fast system-packages messages compilemessages bench bench-solver loadtest loadtest-day lint venv clean cluster cluster-stop faults lock
+.PHONY: run serve test test-dates test-fast js system-packages messages compilemessages bench bench-solver loadtest loadtest-day lint venv clean cluster cluster-stop faults lock
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 13) else "Python 3.13 or newer is needed: with pyenv, run make from the project root (.python-version says 3.13), or set PYTHON=python3.13")'
@@ -18,6 +18,18 @@ $(STAMP): $(PY) pyproject.toml
 	@touch $(STAMP)
 
 venv: $(STAMP)
+
+# The game page's scripts are the ES modules of static/js/game/, bundled and minified by
+# esbuild into static/js/game.js, which is committed: serving the site needs no Node.js.
+# `make js` rebuilds it after a module changed; the suite checks that it is what the modules
+# give (tests/test_scripts.py) with the esbuild package-lock.json pins, which npm installs here.
+NODE_STAMP := node_modules/.package-lock.json
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $(NODE_STAMP)
+
+js: $(NODE_STAMP)
+	npm run --silent build > static/js/game.js.new && mv static/js/game.js.new static/js/game.js
 
 run: $(STAMP) compilemessages
 	$(PY) manage.py migrate --noinput
@@ -32,13 +44,14 @@ lint: $(STAMP)
 
 # What the tests need from Debian, installed when missing (root; bin/debian-packages): Chromium
 # for the browser tests, GNU gettext's msgfmt for the catalogues, supervisor for the served site,
-# faketime for the suite at other moments (test-dates).
+# faketime for the suite at other moments (test-dates), npm for the scripts' bundler (esbuild).
 system-packages:
-	bin/debian-packages chromium=chromium msgfmt=gettext supervisord=supervisor faketime=faketime
+	bin/debian-packages chromium=chromium msgfmt=gettext supervisord=supervisor faketime=faketime \
+		npm=npm
 
 # MARKERS chooses a part of the suite (MARKERS="not e2e": all but the browser); WORKERS spreads
 # it over that many processes (on SQLite without REDIS_URL only: see test-fast).
-test: system-packages lint compilemessages
+test: system-packages lint compilemessages $(NODE_STAMP)
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest $(if $(MARKERS),-m "$(MARKERS)") $(if $(WORKERS),-n $(WORKERS))
 
@@ -66,7 +79,7 @@ test-dates: system-packages compilemessages
 # without the browser, spread over every core (pytest-xdist): under a minute on two. Each
 # process has a test database of its own, but with REDIS_URL set all would share one Redis
 # database, which every test empties: then they run one after another.
-test-fast: $(STAMP) compilemessages
+test-fast: $(STAMP) compilemessages $(NODE_STAMP)
 	$(PY) -m pytest $(if $(REDIS_URL),,-n auto) -m "not slow and not e2e"
 
 # The translation catalogues (locale/<language>/LC_MESSAGES/django.po): `make messages` brings
@@ -137,4 +150,4 @@ lock: $(STAMP)
 	PY=$(PY) bin/lock
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache
+	rm -rf $(VENV) node_modules staticfiles .pytest_cache .ruff_cache

@@ -306,12 +306,6 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# The game page's scripts are also served joined, as one file (solitaire/bundles.py).
-STATICFILES_FINDERS = [
-    "django.contrib.staticfiles.finders.FileSystemFinder",
-    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
-    "solitaire.bundles.BundleFinder",
-]
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
 # With debug off, WhiteNoise serves the files collectstatic wrote, under names that carry a
 # hash of their content (cached for a year) and compressed; with it on, straight from static/.

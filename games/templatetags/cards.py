@@ -170,8 +170,10 @@ def _pile(view: PileView, game_url: str, oob: bool) -> str:
     kind = view.kind
     classes = f"pile {kind} {view.classes}" if view.classes else f"pile {kind}"
     label = escape(view.label)
+    # How many cards the stock holds, for the scripts, which never read it from the count shown.
+    held = f' data-cards="{view.count}"' if kind == "stock" else ""
     out = [
-        f'<div class="{classes}" id="pile-{view.pile}" data-pile="{view.pile}" role="group" '
+        f'<div class="{classes}" id="pile-{view.pile}" data-pile="{view.pile}"{held} role="group" '
         f'aria-label="{label}"{_oob(oob)}>'
     ]
     if kind == "stock":

@@ -54,7 +54,7 @@ sys.path.insert(0, str(ROOT))
 #: visit (bytes, uncompressed).
 MEDIAN_MS = 15
 PARTIAL_BYTES = 20 * 1024
-FIRST_VISIT_BYTES = 200 * 1024
+FIRST_VISIT_BYTES = 150 * 1024
 #: The games played: (game, deal); each for up to MOVES_PER_GAME moves.
 GAMES = [
     ("forty-thieves", 1),

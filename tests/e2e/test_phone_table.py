@@ -134,7 +134,7 @@ def play_a_move(page) -> None:
     picks = legal_picks(page)
     if picks:
         pick, targets = next(iter(picks.items()))
-        page.evaluate("([p, t]) => window.solitaire.move(p, t)", [pick, targets[0]])
+        page.evaluate("([p, t]) => window.solitaireTests.move(p, t)", [pick, targets[0]])
     else:
         page.locator(f'{BOARD} [data-pile="s"] button').click()
     expect(page.locator(STATE_PLY)).not_to_have_attribute("data-ply", str(before))

@@ -1,4 +1,4 @@
-"""Playing ahead of the answer (static/js/play.js, motion.js predict): a move the board lists as
+"""Playing ahead of the answer (static/js/game/actions.js, ahead.js): a move the board lists as
 legal sets off before the server answers, however it is made (a click on the card then on the
 pile, a drag, the keys, a double-click); a deal shows a back until the answer names the card;
 an undo the page can tell sets off at once; a move the server refuses flies back and the
@@ -167,6 +167,41 @@ def test_a_deal_shows_a_back_until_the_answer_then_the_face(page, live_server):
         "els => els.map(el => el.dataset.card)"
     )
     assert dealt in faces or page.locator(".motion-layer").count() == 0
+
+
+#: The looks a deal's prediction must not read, changed: the stock button's count says
+#: ``text`` and the waste's class is toggled (the fan of a deal of three, or none).
+RELOOK = """(text) => {
+    document.querySelector('#board [data-pile="s"] .stock-button .count').textContent = text;
+    document.querySelector('#board [data-pile="w"]').classList.toggle('fanned');
+}"""
+
+
+def test_a_deal_of_one_card_sets_off_whatever_the_stock_and_waste_look_like(page, live_server):
+    """How many cards a deal takes and the stock holds is what the server says (the board's
+    data-deal, the stock's data-cards), not the button's text or the waste's class."""
+    open_deal(page, live_server, "forty-thieves", 1)
+    page.evaluate(RELOOK, "0")
+    held = Held(page)
+    page.locator(f"{BOARD} .stock-button").click()
+    held.wait()
+    flying = ahead(page)
+    assert [s["card"] for s in flying] == ["down"] and flying[0]["travels"]
+    held.release()
+    expect(page.locator(STATE)).not_to_have_attribute("data-ply", "0")
+
+
+def test_a_deal_of_three_waits_for_its_answer_whatever_the_stock_and_waste_look_like(
+    page, live_server
+):
+    open_deal(page, live_server, "little-forty", 1)
+    page.evaluate(RELOOK, "99")
+    held = Held(page)
+    page.locator(f"{BOARD} .stock-button").click()
+    held.wait()
+    assert ahead(page) == []
+    held.release()
+    expect(page.locator(STATE)).not_to_have_attribute("data-ply", "0")
 
 
 def test_a_move_the_server_refuses_flies_back_and_the_server_board_shows(page, live_server):

@@ -34,6 +34,16 @@ class TestGamePage:
         assert f'aria-label="Stock, {rules.stock_size} cards"' in html
         assert f'aria-label="Column 1, {rules.cards_per_column} cards"' in html
 
+    @pytest.mark.parametrize("variant", ["forty-thieves", "little-forty"])
+    def test_the_board_says_how_many_cards_a_deal_takes_and_the_stock_holds(self, client, variant):
+        rules = VARIANTS[variant]
+        game = start(client, variant)
+        html = board_html(client.get(url("game", game)).content.decode())
+        assert f'data-deal="{rules.stock_deal}"' in html
+        assert re.search(rf'data-pile="s" data-cards="{rules.stock_size}"', html)
+        answer = post_move(client, game, "deal").content.decode()
+        assert f'data-pile="s" data-cards="{rules.stock_size - rules.stock_deal}"' in answer
+
     def test_the_board_carries_its_ply_and_its_urls(self, client, game):
         html = board_html(client.get(url("game", game)).content.decode())
         assert 'data-ply="0"' in html
@@ -103,7 +113,7 @@ class TestGamePage:
     def test_the_page_loads_htmx_and_the_game_scripts_from_our_static_files(self, client, game):
         html = client.get(url("game", game)).content.decode()
         assert "/static/django_htmx/htmx-2.min.js" in html
-        assert "/static/js/game.js" in html  # play.js and the others, joined
+        assert "/static/js/game.js" in html  # static/js/game/'s modules, bundled
         assert "//cdn" not in html and "https://" not in html
 
     def test_htmx_gets_just_the_board(self, client, game):

@@ -4,6 +4,7 @@ marks it for the board, without playing it. Every hint asked for counts on the g
 for a board that has changed since says it is out of date."""
 
 import itertools
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -11,7 +12,6 @@ from django_tasks_db.models import DBTaskResult
 
 from games.models import Analysis
 from games.rules import Move
-from solitaire.bundles import BUNDLES
 
 from .conftest import HTMX, board, log, post_move, replayed, start, url, version_of
 from .solver_support import answer, ask, near_stuck, near_win, run_worker, said, shown_move
@@ -19,6 +19,9 @@ from .solver_support import answer, ask, near_stuck, near_win, run_worker, said,
 # The real worker closes a connection left in a transaction when it runs, as it should in a
 # process of its own; so these tests run outside the test case's transaction.
 pytestmark = pytest.mark.django_db(transaction=True)
+
+#: The game page's script that hears the board's htmx events, and calls the hints' module.
+BOARD_SCRIPT = Path(__file__).resolve().parents[2] / "static" / "js" / "game" / "board.js"
 
 
 class TestHint:
@@ -110,7 +113,7 @@ class TestHint:
         assert 'id="hint"' in page
         assert f'action="{url("hint", game)}"' in page
         assert 'id="assist"' in page
-        assert "js/game.js" in page and "js/assist.js" in BUNDLES["js/game.js"]
+        assert "js/game.js" in page and 'from "./hints.js"' in BOARD_SCRIPT.read_text()
 
 
 class TestStaleHints:

@@ -1,0 +1,131 @@
+/* The actions' queue: every action (a move, a deal, an undo, a redo, the board's other
+   actions) joins it and is sent when the answer to the one before is in, with the ply and
+   version of the board then shown (the server's, #table-state): so actions made quickly are
+   all played, in order, none twice, and the server judges each on the board it has. This
+   module owns the queue, the action on its way and what the last answer played; actions.js
+   makes the actions, ahead.js flies the cards of those that set off before their answer.
+
+   Sent by htmx (htmx.ajax), an action's answer replaces the board (#board), or after a move
+   only what changed comes out of band; board.js tells this module where the answer stands. */
+
+import * as ahead from "./ahead.js";
+import { board, played } from "./page.js";
+import { hold } from "./pick.js";
+
+/** The actions waiting to be sent, oldest first. */
+const queue = [];
+const QUEUE_LIMIT = 20;
+/** The action sent, until its answer is in. */
+let sending = null;
+/** Whether the answer to the action sent is being swapped in (then it is in once settled). */
+let swapped = false;
+/** The action and the moves (#motion's steps) of the last answer, when it was one of ours. */
+let last = null;
+
+/** A request is on its way (htmx marks the element that sent it), or actions wait for their
+    turn; asking whether the game moved on elsewhere (#board [data-poll]) does not count. */
+export function busy() {
+  return queue.length > 0 || sending !== null ||
+    document.querySelector(".htmx-request:not([data-poll])") !== null;
+}
+
+/** The action on its way and those waiting, oldest first. */
+export function waiting() {
+  return [sending, ...queue].filter(Boolean);
+}
+
+/** The pile names an action waiting (or on its way) moves cards from or to ("*": all). */
+export function touched() {
+  const piles = new Set();
+  for (const action of waiting()) action.piles.forEach((name) => piles.add(name));
+  return piles;
+}
+
+/** The last answer's action kind and moves, when it answered one of ours; else null. */
+export function lastAnswer() {
+  return last;
+}
+
+/** Add ``action`` ({kind, url, values, piles, flight, still}) to the queue and send what may
+    go. Returns false when the queue is full (the action is not made). */
+export function enqueue(action) {
+  if (queue.length >= QUEUE_LIMIT) return false;
+  hold("");
+  queue.push(action);
+  next();
+  return true;
+}
+
+/** Send the next action, if none is on its way. One that no longer means what the player
+    asked (the cards it moves are not those the board showed) is dropped, its cards sent back. */
+function next() {
+  if (sending || !queue.length || document.querySelector(".htmx-request:not([data-poll])")) {
+    return;
+  }
+  const action = queue.shift();
+  if (!action.still()) {
+    if (action.flight) ahead.back(action.flight);
+    next();
+    return;
+  }
+  sending = action;
+  const b = board();
+  const token = b.querySelector("input[name=csrfmiddlewaretoken]").value;
+  htmx.ajax("POST", action.url(), {
+    source: b,
+    target: b,
+    swap: "outerHTML",
+    values: typeof action.values === "function" ? action.values() : action.values,
+    // A refusal comes as an answer like any other (200, its status in X-Refused,
+    // games/web/edge.py): the browser logs no failed load for a move the rules refuse.
+    headers: { "X-CSRFToken": token, "X-Refusal-As-Answer": "yes" },
+  });
+}
+
+/** The game is not as the page thought (moved on elsewhere, a race, a refusal, no answer):
+    what waits was made on a board that never was. Its cards go back. */
+function dropQueue() {
+  queue.splice(0).forEach((action) => action.flight && ahead.back(action.flight));
+}
+
+/** An answer for the board is about to be swapped in (htmx:beforeSwap's detail): ahead.js
+    learns whether it confirms the flight of the action sent, before motion.js measures. */
+export function answerComing(detail) {
+  const b = board();
+  if (!b || detail.target !== b) return;
+  if (!sending) {
+    last = null; // the board the catch-up poll brought
+    return;
+  }
+  swapped = detail.shouldSwap;
+  const xhr = detail.xhr;
+  const refused = xhr.status >= 400 || xhr.getResponseHeader("X-Refused") !== null;
+  if (swapped) ahead.answer(sending.flight, refused);
+  if (refused || !swapped) dropQueue();
+}
+
+/** The answer to the action sent is in (swapped in and settled, or nothing to swap). */
+function answered() {
+  const action = sending;
+  sending = null;
+  swapped = false;
+  const steps = played("steps") || [];
+  last = action ? { kind: action.kind, steps } : null;
+  if (action && action.flight) ahead.back(action.flight);
+  // An answer with no move played nothing: the board it brings is the server's (a stale
+  // board, a refusal), and what waits was made on the one the page showed.
+  if (action && !steps.length) dropQueue();
+  next();
+}
+
+/** Every swap has settled (htmx:afterSettle). */
+export function settled() {
+  if (sending && swapped) answered();
+}
+
+/** A request has ended (htmx:afterRequest's detail). */
+export function requestEnded(detail) {
+  if (sending && !swapped && detail.elt === board()) answered();
+  // Another request (a hint, say) held the queue back.
+  else if (!sending) setTimeout(next, 0);
+}

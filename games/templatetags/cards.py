@@ -49,29 +49,38 @@ def piles(views: list[PileView], game_url: str, oob: bool = False) -> SafeString
 
 
 @register.simple_tag
-def table_state(game: Game, moves: str, oob: bool = False) -> SafeString:
-    """The table's state: the board's ply and version and when it was drawn (the move form's
-    hidden fields: games/pace.py), whether there is something to redo, and ``moves``, every
-    legal move of a card (where each pick may go, for the scripts: "t3:2-t7 w-f1")."""
+def table_state(game: Game, moves: str, oob: bool = False, drawn=None) -> SafeString:
+    """The table's state: the board's ply and version and when the gap to the next action
+    counts from (the move form's hidden fields: games/pace.py), whether there is something to
+    redo, and ``moves``, every legal move of a card (where each pick may go, for the scripts:
+    "t3:2-t7 w-f1"). ``drawn``: the moment a whole page was drawn; a board redrawn in place
+    (an answer) counts from the last action."""
+    since = counted_from(game, drawn)
     return mark_safe(
         f'<div id="table-state" hidden data-ply="{game.ply}" data-version="{game.version}" '
         f'data-redo="{1 if game.redo else 0}" data-legal="{escape(moves)}"{_oob(oob)}>'
         f'<input type="hidden" name="ply" value="{game.ply}">'
         f'<input type="hidden" name="version" value="{game.version}">'
-        f'<input type="hidden" name="drawn" value="{drawn_token(clock.now())}"></div>'
+        f'<input type="hidden" name="drawn" value="{drawn_token(since)}"></div>'
     )
 
 
+def counted_from(game: Game, drawn):
+    """When the clock counts the next gap from: the last action, or the drawing of the whole
+    page if later (a page opened after the tab was closed)."""
+    return max(game.updated_at, drawn) if drawn else game.updated_at
+
+
 @register.simple_tag
-def game_info(game: Game, redeals_left: int | None, oob: bool = False) -> SafeString:
+def game_info(game: Game, redeals_left: int | None, oob: bool = False, drawn=None) -> SafeString:
     """The counters: the player's moves (the automatic ones apart), time played, the deal and
     (``redeals_left`` not None, in games with redeals) the redeals left.
 
     The clock's ``<time>`` carries what static/js/clock.js needs to tick on (games in play):
-    ``data-ms``, the time played at the last action; ``data-since``, 0: the clock counts the
-    gap from the drawing of the board at the earliest (games/pace.py); ``data-at``, the last
-    action's moment (a new one means a new action counted); ``data-idle``, the most a gap
-    counts."""
+    ``data-ms``, the time played at the last action; ``data-since``, the milliseconds the gap
+    to the next action already counts (from the last action, or from the drawing of the whole
+    page, ``drawn``, if later: games/pace.py); ``data-at``, the last action's moment (a new
+    one means a new action counted); ``data-idle``, the most a gap counts."""
     played = game.milliseconds_played
     moves, time, deal, redeals = (
         escape(_("Moves")),
@@ -97,11 +106,11 @@ def game_info(game: Game, redeals_left: int | None, oob: bool = False) -> SafeSt
         )
     ticking = ""
     if not game.is_finished:
-        # The clock counts a gap from the drawing of the board at the earliest (games/pace.py):
-        # a page ticks on from the time played, not from the last action before it was drawn.
+        gap = max(clock.now() - counted_from(game, drawn), timedelta(0))
+        since = gap // timedelta(milliseconds=1)
         at = int(game.updated_at.timestamp() * 1000)
         idle = IDLE // timedelta(milliseconds=1)
-        ticking = f' data-since="0" data-at="{at}" data-idle="{idle}"'
+        ticking = f' data-since="{since}" data-at="{at}" data-idle="{idle}"'
     out = [
         f'<dl class="game-info" id="game-info"{_oob(oob)}>',
         f"<div><dt>{moves}</dt><dd><span data-moves>{game.player_moves}</span>{automatic}</dd>"

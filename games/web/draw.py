@@ -13,9 +13,12 @@ from django.urls import get_script_prefix, reverse
 from django.utils.cache import patch_vary_headers
 from django_htmx.http import HttpResponseClientRedirect
 
+from solitaire import clock
+
 from ..board import build_board, card_moves, pile_views, redeals_shown
 from ..models import Game
 from ..outcomes import Outcome
+from ..pace import drawn_at
 from ..rules import VARIANTS
 from .motion import Motion, motion_of
 
@@ -109,8 +112,15 @@ def draw_game(
         "win": gathered.win,
         "grade": gathered.grade,
         "daily": gathered.daily,
+        # When the clock counts the next gap from at the earliest (games/pace.py): a whole
+        # page, from now; a board redrawn in place, from the drawing of the page it is on.
+        "drawn": None,
     }
     fragment = is_fragment(request)
+    if fragment:
+        context["drawn"] = drawn_at(request.POST.get("drawn") or request.GET.get("drawn") or "")
+    else:
+        context["drawn"] = clock.now()
     template = "games/play.html#board-response" if fragment else "games/play.html"
     response = render(request, template, context, status=status)
     patch_vary_headers(response, ["HX-Request"])

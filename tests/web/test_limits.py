@@ -354,9 +354,7 @@ class TestHoldingBack:
         for response in (first, second, third):
             assert_too_many(response)
 
-    def test_answered_at_once_once_the_process_holds_all_it_may(
-        self, client, sleeps, monkeypatch
-    ):
+    def test_answered_at_once_once_the_process_holds_all_it_may(self, client, sleeps, monkeypatch):
         monkeypatch.setattr(limits, "_holding", limits.holds_at_once())
         *_, last = refused_polls(client, 2)
         assert sleeps.seconds == []

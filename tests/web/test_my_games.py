@@ -31,7 +31,7 @@ def without_tokens(html: str) -> str:
     """The HTML without its CSRF tokens and when the board was drawn, which differ from one
     response to the next."""
     html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
-    return re.sub(r'name="drawn" value="[^"]*"', "", html)
+    return re.sub(r' data-since="\d+"|name="drawn" value="[^"]*"', "", html)
 
 
 def sign_up(client: Client, username: str = "alice"):

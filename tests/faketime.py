@@ -1,4 +1,6 @@
-"""The suite under Debian's faketime (``make test-dates``). libfaketime 0.9.10 refuses
+"""The suite under Debian's faketime (``make test-dates``). The servers a test starts of its own
+(Redis, PostgreSQL) run on the real clock, as they would anyway: ``real_clock_env``. And
+libfaketime 0.9.10 refuses
 Python's ``time.sleep`` (a sleep until a deadline on the monotonic clock, which
 ``FAKETIME_DONT_FAKE_MONOTONIC`` leaves real) with EINVAL, at once, however long the sleep;
 ``select`` with a timeout it lets through. Under faketime a refused sleep sleeps that way."""
@@ -25,3 +27,10 @@ def mend_sleep() -> None:
 
     mended.mended = True
     time.sleep = mended
+
+
+def real_clock_env() -> dict[str, str]:
+    """This process's environment without libfaketime: for a server a test starts of its own
+    (redis-server does not start under it)."""
+    faked = ("LD_PRELOAD", "FAKETIME", "FAKETIME_DONT_FAKE_MONOTONIC", "DONT_FAKE_MONOTONIC")
+    return {name: value for name, value in os.environ.items() if name not in faked}

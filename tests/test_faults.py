@@ -31,6 +31,7 @@ from django.core.cache import cache, caches
 from django.db import connection
 from django.test import Client, override_settings
 
+from .faketime import real_clock_env
 from .test_production import manage as run_manage
 from .test_production import production_env
 from .web.conftest import HTMX, legal_move, log, post_move, start
@@ -66,6 +67,7 @@ class OwnRedis:
         options = ["--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
         self.process = subprocess.Popen(
             [self.binary, *options, "--appendonly", "no"],
+            env=real_clock_env(),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )

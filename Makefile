@@ -44,10 +44,11 @@ lint: $(STAMP)
 
 # What the tests need from Debian, installed when missing (root; bin/debian-packages): Chromium
 # for the browser tests, GNU gettext's msgfmt for the catalogues, supervisor for the served site,
-# faketime for the suite at other moments (test-dates), npm for the scripts' bundler (esbuild).
+# faketime for the suite at other moments (test-dates), npm for the scripts' bundler (esbuild),
+# HAProxy for the balancer's door (tests/web/test_door.py).
 system-packages:
 	bin/debian-packages chromium=chromium msgfmt=gettext supervisord=supervisor faketime=faketime \
-		npm=npm
+		npm=npm haproxy=haproxy
 
 # MARKERS chooses a part of the suite (MARKERS="not e2e": all but the browser); WORKERS spreads
 # it over that many processes (on SQLite without REDIS_URL only: see test-fast).

@@ -206,6 +206,9 @@ def test_the_balancer_is_configured_alike_in_both(compose):
     balancer = compose["services"]["lb"]
     assert set(balancer["environment"]) == used
     assert "./deploy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro" in balancer["volumes"]
+    # Its refusals (the door) beside it, where the configuration finds them.
+    assert "default-path config" in config and "map(refusals.map)" in config
+    assert "./deploy/refusals.map:/usr/local/etc/haproxy/refusals.map:ro" in balancer["volumes"]
     cluster = (ROOT / "bin" / "cluster").read_text()
     for name in used:
         assert re.search(rf"export .*\b{name}=", cluster), name

@@ -1,0 +1,113 @@
+"""The door (deploy/haproxy.cfg, docs/security.md): the balancer refuses a client address that
+floods, before any app server sees its requests, in the client's language, while another
+address is served. Debian's HAProxy in front of the live test server, on loopback, each client
+from its own loopback address."""
+
+import http.client
+import shutil
+import socket
+import subprocess
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+ROOT = Path(__file__).resolve().parents[2]
+
+HAPROXY = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")
+pytestmark = pytest.mark.skipif(
+    not HAPROXY, reason="HAProxy is not installed (make system-packages)"
+)
+
+
+def test_the_balancers_refusals_are_the_sites_words_now():
+    # A changed sentence or a new language cannot leave the balancer's answers behind.
+    call_command("balancer_refusals", "--check")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def door(live_server, tmp_path):
+    port = free_port()
+    app = live_server.url.removeprefix("http://")
+    env = {
+        "PATH": "/usr/sbin:/usr/bin:/bin",
+        "BALANCER_BIND": f"127.0.0.1:{port}",
+        "APP1": app,
+        "APP2": app,
+        "HAPROXY_SOCKET": str(tmp_path / "haproxy.sock"),
+    }
+    process = subprocess.Popen(
+        [HAPROXY, "-W", "-db", "-f", str(ROOT / "deploy" / "haproxy.cfg")],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while ask(port, "127.0.0.1", "/readyz/")[0] != 200:
+            assert time.monotonic() < deadline, "the balancer did not start serving"
+            time.sleep(0.2)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def ask(
+    port: int, source: str, path: str, headers=None
+) -> tuple[int, http.client.HTTPMessage | dict, str]:
+    connection = http.client.HTTPConnection(
+        "127.0.0.1", port, timeout=30, source_address=(source, 0)
+    )
+    try:
+        connection.request("GET", path, headers={"Host": "localhost", **(headers or {})})
+        response = connection.getresponse()
+        return response.status, response.msg, response.read().decode()
+    except ConnectionError:
+        return 0, {}, ""
+    finally:
+        connection.close()
+
+
+def test_a_flooding_address_is_refused_in_its_language_and_another_is_served(door, settings):
+    settings.ALLOWED_HOSTS = ["localhost"]
+    statuses = [ask(door, "127.0.0.2", "/readyz/")[0] for _ in range(300)]
+    # A household's worth gets through (the health check's own requests come from elsewhere).
+    assert statuses.count(200) == 300
+    # Each refusal is held 5 s in the balancer: ask at once, in the same window.
+    with ThreadPoolExecutor(4) as pool:
+        polish = pool.submit(
+            ask, door, "127.0.0.2", "/readyz/", {"Accept-Language": "pl-PL,pl;q=0.9"}
+        )
+        # An htmx request gets the sentence for the page's message area, in the language the
+        # player chose on the site (its cookie) over the browser's.
+        htmx = pool.submit(
+            ask,
+            door,
+            "127.0.0.2",
+            "/readyz/",
+            {"HX-Request": "true", "Cookie": "django_language=vi", "Accept-Language": "fr"},
+        )
+        # A language the site does not speak gets English.
+        german = pool.submit(ask, door, "127.0.0.2", "/readyz/", {"Accept-Language": "de"})
+        # Meanwhile another address is served.
+        time.sleep(0.5)
+        assert ask(door, "127.0.0.3", "/readyz/")[0] == 200
+    status, headers, body = polish.result()
+    assert status == 429
+    assert headers["Retry-After"] == "10"
+    assert '<html lang="pl">' in body and "spróbuj ponownie za 10 sekund" in body
+    status, headers, body = htmx.result()
+    assert status == 429
+    assert headers["HX-Retarget"] == "#announce"
+    assert body == '<span class="message error">Quá nhiều yêu cầu: hãy thử lại sau 10 giây.</span>'
+    status, headers, body = german.result()
+    assert status == 429 and "try again in 10 seconds" in body

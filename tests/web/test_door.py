@@ -111,3 +111,17 @@ def test_a_flooding_address_is_refused_in_its_language_and_another_is_served(doo
     assert body == '<span class="message error">Quá nhiều yêu cầu: hãy thử lại sau 10 giây.</span>'
     status, headers, body = german.result()
     assert status == 429 and "try again in 10 seconds" in body
+
+
+def test_pages_that_cost_are_counted_apart_from_what_costs_nothing(door, settings):
+    settings.ALLOWED_HOSTS = ["localhost"]
+    # 60 pages drawn in 10 s from one address (a household, a class) are served...
+    statuses = [ask(door, "127.0.0.4", "/en/rules/maria/")[0] for _ in range(60)]
+    assert statuses == [200] * 60
+    with ThreadPoolExecutor(2) as pool:
+        # ... the next is refused...
+        page = pool.submit(ask, door, "127.0.0.4", "/en/rules/lucas/")
+        time.sleep(0.5)
+        # ... while the same address still gets what costs the app servers nothing.
+        assert ask(door, "127.0.0.4", "/readyz/")[0] == 200
+    assert page.result()[0] == 429

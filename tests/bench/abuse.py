@@ -1081,6 +1081,9 @@ def main() -> int:
         if args.balancer:
             # The balancer's health checks name the host "localhost" (deploy/haproxy.cfg).
             server.env["DJANGO_ALLOWED_HOSTS"] = f"{HOST},localhost"
+            # Behind the door, refusals are answered at once, as deploy/cluster.env says
+            # (unless the environment says otherwise, to measure the other way).
+            server.env.setdefault("LIMIT_HOLD_SECONDS", "0")
         print(f"Starting bin/serve on {HOST}:{PORT}...", flush=True)
         server.start()
         balancer = None

@@ -51,6 +51,12 @@ its own on 127.0.0.1:8301 for the reset mails, and measures, each bounded in cou
 10. Shared images (--image-moves): a guest shares a game and plays, fetching the image after
    each move. Printed: the image keys in Redis (target: none: images live on the file system)
    and the image files kept (target: one per game).
+11. The daily leaderboard gamed: a script gets the solver's line for today's Forty Thieves
+   through the site (hints on another game of the same deal, at most --line-steps), plays it on
+   its daily game flat out saying its page was hidden all along, and reads its row on the day's
+   leaderboard (target: not ranked, or at no less than a person's time per move); five fresh
+   guests from one address open today's deal (target: at most DAILY_GUESTS_PER_ADDRESS with the
+   script); a stranger opens the script's shared daily game (target: its moves hidden).
 
 --only N,N... runs only those measures (4's quiet moves run with 5, 7 and 8 too).
 
@@ -797,7 +803,7 @@ def figures(values: list[float]) -> str:
 async def run(args, sink: MailSink, log_path: Path, folder: Path) -> list[str]:
     """The measures, printed as they come; the targets missed."""
     missed = []
-    only = {int(n) for n in args.only.split(",")} if args.only else set(range(1, 11))
+    only = {int(n) for n in args.only.split(",")} if args.only else set(range(1, 12))
     if 1 in only:
         missed += await garbled_measure(args)
     if 2 in only:
@@ -823,6 +829,8 @@ async def run(args, sink: MailSink, log_path: Path, folder: Path) -> list[str]:
         missed += await deadlock_measure(args, log_path)
     if 10 in only:
         missed += await images_measure(args, folder)
+    if 11 in only:
+        missed += await daily_measure(args)
     await asyncio.sleep(3)  # the last reset mails
     most = max(sink.received.values(), default=0)
     print(f"\nMails received: {sum(sink.received.values())} to {len(sink.received)} addresses")
@@ -968,6 +976,140 @@ async def images_measure(args, folder: Path) -> list[str]:
     return ["images"] if in_redis or len(files) > 2 else []
 
 
+# -- 11. the daily leaderboard gamed ---------------------------------------------------------
+
+#: The server's settings of the same names, as its environment gives them (solitaire/settings.py).
+HUMAN_ACTION_MS = int(os.environ.get("HUMAN_ACTION_MS", "250"))
+DAILY_GUESTS_PER_ADDRESS = int(os.environ.get("DAILY_GUESTS_PER_ADDRESS", "3"))
+DEAL = re.compile(r"<dt>[^<]*</dt><dd>(\d+)</dd></div></dl>")
+HINT_MOVE = re.compile(r'data-hint-move="([^"]+)"')
+DRAWN = re.compile(r'name="drawn" value="([^"]*)"')
+MINE = re.compile(
+    r'<tr class="mine"[^>]*><td>\d+</td><th[^>]*>.*?</th><td>(\d+)</td><td>([^<]+)</td>'
+)
+
+
+def follow(seen, text: str) -> None:
+    """What an answer changed of the board ``seen``."""
+    answer = read_board(text)
+    for name in ("ply", "version", "status", "moves", "stock"):
+        if getattr(answer, name) is not None:
+            setattr(seen, name, getattr(answer, name))
+
+
+async def winning_line(client: Client, game: str, steps: int) -> list[str]:
+    """The solver's line for ``game``, asked of the site: a hint, its move played, the next
+    hint (the next move of the win found, answered at once), until the game is won."""
+    seen = read_board((await client.call("GET", game)).text)
+    line: list[str] = []
+    while seen.status == "playing" and len(line) < steps:
+        form = {"ply": seen.ply, "version": seen.version}
+        text = (await client.call("POST", f"{game}hint/", form, htmx=True)).text
+        began = time.monotonic()
+        while (poll := POLL.search(text)) and time.monotonic() - began < 60:
+            await asyncio.sleep(0.25)
+            text = (await client.call("GET", poll[1].replace("&amp;", "&"), htmx=True)).text
+        move = HINT_MOVE.search(text)
+        if not move:
+            break
+        line.append(move[1])
+        form = {"move": move[1], "ply": seen.ply, "version": seen.version}
+        follow(seen, (await client.call("POST", f"{game}move/", form, htmx=True)).text)
+    return line if seen.status == "won" else []
+
+
+async def daily_gamed(steps: int) -> dict:
+    """Finding 4 and 5 of a review, as a script would: the solver's line for today's deal of
+    Forty Thieves got through the site on a game of the same deal (its hints are free once a
+    win is found), then played on the script's daily game flat out with the page's hidden time
+    at its most; fresh guests from one address opening today's deal; the script's game shared
+    and its moves asked for by a stranger."""
+    script = Client(810_000)
+    await script.call("GET", "/en/")
+    response = await script.call("GET", "/daily/forty-thieves/")
+    daily = urllib.parse.urlsplit(response.headers["location"]).path
+    page = (await script.call("GET", daily)).text
+    deal = DEAL.search(page)[1]
+    helper = Client(810_001)
+    await helper.call("GET", "/en/")
+    response = await helper.call("GET", f"/en/play/forty-thieves/{deal}/")
+    copy = urllib.parse.urlsplit(response.headers["location"]).path
+    began = time.monotonic()
+    line = await winning_line(helper, copy, steps)
+    result: dict = {"deal": deal, "line": len(line), "line_seconds": time.monotonic() - began}
+    seen = read_board(page)
+    drawn = DRAWN.search(page)[1]
+    began = time.monotonic()
+    statuses: Counter = Counter()
+    for move in line:
+        form = {"move": move, "ply": seen.ply, "version": seen.version}
+        form |= {"away": "999999999", "drawn": drawn}
+        response = await script.call("POST", f"{daily}move/", form, htmx=True)
+        statuses[response.status] += 1
+        follow(seen, response.text)
+    result |= {"played_seconds": time.monotonic() - began, "answers": statuses}
+    result["status"] = seen.status
+    today = time.strftime("%Y-%m-%d", time.gmtime())
+    board = (await script.call("GET", f"/daily/forty-thieves/{today}/")).text
+    row = MINE.search(board)
+    result["ranked"] = (int(row[1]), row[2].strip()) if row else None
+    # Fresh guests from one address (one browser each, the same address) open today's deal.
+    opened = 0
+    for _ in range(5):
+        guest = Client(810_000)
+        await guest.call("GET", "/en/")
+        response = await guest.call("GET", "/daily/forty-thieves/")
+        opened += response.status == 302 and "/g/" in response.headers.get("location", "")
+        guest.close()
+    result["guests_opened"] = opened
+    # The script's daily game shared: a stranger opens the link.
+    shared = await shared_link(script, daily)
+    stranger = Client(820_000)
+    text = (await stranger.call("GET", shared)).text
+    result["moves_hidden"] = 'class="moves-hidden"' in text
+    for client in (script, helper, stranger):
+        client.close()
+    return result
+
+
+async def daily_measure(args) -> list[str]:
+    print("\n11. A script gets the solver's line for today's Forty Thieves through the site and")
+    print("    plays it on its daily game flat out, its page saying it was hidden all along;")
+    print("    5 fresh guests from one address open today's deal; the script shares its game...")
+    result = await daily_gamed(args.line_steps)
+    print(
+        f"    deal {result['deal']}: a line of {result['line']} moves in "
+        f"{result['line_seconds']:.1f} s; played in {result['played_seconds']:.1f} s, "
+        f"answers {dict(result['answers'])}, the game {result['status']}"
+    )
+    least = result["line"] * HUMAN_ACTION_MS / 1000
+    ranked = result["ranked"]
+    if ranked:
+        print(f"    on the day's leaderboard: {ranked[0]} moves in {ranked[1]}")
+    else:
+        print("    on the day's leaderboard: not ranked")
+    print(f"    (target: not ranked, or at no less than {least:.1f} s, a person's time per move)")
+    print(f"    guests who opened today's deal from one address: {result['guests_opened']} of 5")
+    print(f"    (target: at most {DAILY_GUESTS_PER_ADDRESS}, counting the script's own)")
+    print(f"    the shared daily game's moves hidden from a stranger: {result['moves_hidden']}")
+    missed = []
+    if ranked and clock_seconds(ranked[1]) < least:
+        missed.append("the daily's clock")
+    if result["guests_opened"] > DAILY_GUESTS_PER_ADDRESS - 1:
+        missed.append("guests per address")
+    if not result["moves_hidden"]:
+        missed.append("today's moves shared")
+    return missed
+
+
+def clock_seconds(clock: str) -> float:
+    """A leaderboard's time ("1:02:03", "4:05") in seconds."""
+    seconds = 0.0
+    for part in clock.split(":"):
+        seconds = seconds * 60 + float(part)
+    return seconds
+
+
 async def mistakes_measure(args, log_path: Path) -> list[str]:
     missed = []
     print(f"\n6. A client's mistakes, {args.mistakes} of each...", flush=True)
@@ -1053,6 +1195,7 @@ def main() -> int:
     parser.add_argument("--deadlock-seconds", type=float, default=60.0)
     parser.add_argument("--deadlock-guests", type=int, default=3)
     parser.add_argument("--image-moves", type=int, default=30)
+    parser.add_argument("--line-steps", type=int, default=400)
     parser.add_argument(
         "--balancer",
         action="store_true",

@@ -57,6 +57,10 @@ its own on 127.0.0.1:8301 for the reset mails, and measures, each bounded in cou
    leaderboard (target: not ranked, or at no less than a person's time per move); five fresh
    guests from one address open today's deal (target: at most DAILY_GUESTS_PER_ADDRESS with the
    script); a stranger opens the script's shared daily game (target: its moves hidden).
+12. Names and links: lookalikes of a taken public name and the site's words refused, names in
+   Tamil, Hindi and Thai saved; a guest's session key absent from the staff's pages; a
+   shared image gone once its link is withdrawn; the owner's poll answered after a stranger's
+   hundred polls of the same game.
 
 --only N,N... runs only those measures (4's quiet moves run with 5, 7 and 8 too).
 
@@ -803,7 +807,7 @@ def figures(values: list[float]) -> str:
 async def run(args, sink: MailSink, log_path: Path, folder: Path) -> list[str]:
     """The measures, printed as they come; the targets missed."""
     missed = []
-    only = {int(n) for n in args.only.split(",")} if args.only else set(range(1, 12))
+    only = {int(n) for n in args.only.split(",")} if args.only else set(range(1, 13))
     if 1 in only:
         missed += await garbled_measure(args)
     if 2 in only:
@@ -831,6 +835,8 @@ async def run(args, sink: MailSink, log_path: Path, folder: Path) -> list[str]:
         missed += await images_measure(args, folder)
     if 11 in only:
         missed += await daily_measure(args)
+    if 12 in only:
+        missed += await names_measure(args)
     await asyncio.sleep(3)  # the last reset mails
     most = max(sink.received.values(), default=0)
     print(f"\nMails received: {sum(sink.received.values())} to {len(sink.received)} addresses")
@@ -1108,6 +1114,108 @@ def clock_seconds(clock: str) -> float:
     for part in clock.split(":"):
         seconds = seconds * 60 + float(part)
     return seconds
+
+
+# -- 12. names, what staff see, a withdrawn link, a stranger's polls ------------------------
+
+#: Lookalikes of "Alice" (a Cyrillic A; fullwidth; mathematical bold) and the site's own words.
+TAKEN_NAMES = [
+    "\u0410lice",
+    "\uff21\uff4c\uff49\uff43\uff45",
+    "\U0001d400lice",
+    "admin",
+    "a player",
+    "un joueur",
+    "gracz",
+    "(you)",
+]
+#: Names in Tamil, Hindi (a combining vowel sign in each) and Thai.
+OTHER_SCRIPTS = [
+    "\u0b85\u0bb0\u0bc1\u0ba3\u0bcd",
+    "\u0930\u093e\u0939\u0941\u0932",
+    "\u0e2a\u0e21\u0e0a\u0e32\u0e22",
+]
+
+
+async def logged_in(n: int, path: str, username: str) -> Client:
+    """A client logged in as ``username`` (the bench's accounts share one password)."""
+    client = Client(n)
+    await client.call("GET", path)
+    form = {"username": username, "password": PASSWORD, "next": "/admin/"}
+    response = await client.call("POST", path, form)
+    if response.status != 302:
+        raise HttpError(f"logging in as {username} answered {response.status}")
+    return client
+
+
+async def names_and_links() -> dict:
+    """Findings 6, 9 and 10 of a review: public names that look like a taken one or like the
+    site's words, names in other scripts; a guest's session key in the staff's pages; a
+    withdrawn link's image; a stranger's polls of another player's game."""
+    result: dict = {}
+    insert_users([("names-alice", ""), ("names-other", "")])
+    alice = await logged_in(830_000, "/account/login/", "names-alice")
+    result["alice"] = (await alice.call("POST", "/account/name/", {"public_name": "Alice"})).status
+    other = await logged_in(830_001, "/account/login/", "names-other")
+    result["taken"] = Counter()
+    for name in TAKEN_NAMES:
+        response = await other.call("POST", "/account/name/", {"public_name": name})
+        result["taken"][response.status] += 1
+    result["scripts"] = Counter()
+    for name in OTHER_SCRIPTS:
+        response = await other.call("POST", "/account/name/", {"public_name": name})
+        result["scripts"][response.status] += 1
+    # A guest's game, shared; the staff's list of games.
+    guest = Client(830_002)
+    game = await guest.start_game()
+    session = guest.http.cookies["sessionid"]
+    make_superuser("names-staff")
+    staff = await logged_in(830_003, "/admin/login/", "names-staff")
+    listing = (await staff.call("GET", "/admin/games/game/")).text
+    pages = [listing]
+    for link in sorted(set(re.findall(r'href="(/admin/games/game/\d+/change/)[^"]*"', listing)))[
+        :10
+    ]:
+        pages.append((await staff.call("GET", link)).text)
+    result["staff_pages"] = len(pages)
+    result["session_shown"] = any(session in page for page in pages)
+    shared = await shared_link(guest, game)
+    image = await guest.call("GET", f"{shared}board.png")
+    result["image"] = (image.status, image.headers.get("cache-control", ""))
+    await guest.call("POST", f"{shared}withdraw/")
+    result["withdrawn"] = (await Client(830_004).call("GET", f"{shared}board.png")).status
+    # A stranger polls the guest's game (not theirs: 404s), then the guest polls it.
+    stranger = Client(830_005)
+    for _ in range(100):
+        await stranger.call("GET", f"{game}poll/?version=0", htmx=True)
+    result["owner_poll"] = (await guest.call("GET", f"{game}poll/?version=0", htmx=True)).status
+    for client in (alice, other, guest, staff, stranger):
+        client.close()
+    return result
+
+
+async def names_measure(args) -> list[str]:
+    print("\n12. Public names, what staff see of a guest, a withdrawn link, a stranger's polls...")
+    result = await names_and_links()
+    print(f"    'Alice' taken by one account: {result['alice']}; by another, 8 lookalikes and")
+    print(f"    the site's words: {dict(result['taken'])} (target: all 400, refused)")
+    print(f"    names in Tamil, Hindi and Thai: {dict(result['scripts'])} (target: all 302, saved)")
+    print(
+        f"    a guest's session key in the staff's list of games or a game's page (of"
+        f" {result['staff_pages'] - 1}): {result['session_shown']} (target False)"
+    )
+    status, cache_control = result["image"]
+    print(f"    a shared image: {status}, Cache-Control {cache_control!r}")
+    print(f"    once the link is withdrawn: {result['withdrawn']} (target 404)")
+    print(f"    the owner's poll after a stranger's 100: {result['owner_poll']} (target not 429)")
+    missed = []
+    if result["alice"] != 302 or set(result["taken"]) != {400} or set(result["scripts"]) != {302}:
+        missed.append("names")
+    if result["session_shown"]:
+        missed.append("a guest's session key shown to staff")
+    if result["withdrawn"] != 404 or result["owner_poll"] == 429:
+        missed.append("links and polls")
+    return missed
 
 
 async def mistakes_measure(args, log_path: Path) -> list[str]:

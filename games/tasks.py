@@ -195,6 +195,15 @@ def is_lost(run: DBTaskResult, analysis: Analysis | None, now: datetime) -> bool
         return (run.started_at or run.enqueued_at) + timedelta(seconds=count * GRADE_SECONDS) + (
             lease
         ) < now
+    if analysis is not None and analysis.status not in (
+        Analysis.Status.QUEUED,
+        Analysis.Status.RUNNING,
+    ):
+        # Set aside while it ran (the player asked again, or played on): its worker no longer
+        # beats on it but searches on to the end of the search's budget, as a worker alive
+        # does; lost only well past that.
+        budget = timedelta(seconds=search_seconds(analysis.kind))
+        return (run.started_at or run.enqueued_at) + 2 * budget + lease < now
     return last_sign_of_life(run, analysis) + lease < now
 
 

@@ -306,6 +306,25 @@ class TestLostWorkers:
         assert DBTaskResult.objects.running().count() == 1
         assert said(answer(client, "analysis", lost, lost.version)) == "Thinking…"
 
+    def test_a_search_set_aside_while_its_worker_searches_on_is_not_lost(
+        self, lost, client, other_client, caplog, settings
+    ):
+        settings.SOLVER_ANALYSIS_SECONDS = 10
+        # The player undid a move while the worker searched: the search is set aside and its
+        # worker no longer beats on it, but it searches on to the end of its 10 s.
+        Analysis.objects.update(status=Analysis.Status.STALE)
+        with caplog.at_level("ERROR", logger="solitaire.tasks"):
+            ask(other_client, "hint", near_win(other_client, 5))
+        assert DBTaskResult.objects.running().count() == 1
+        assert not [r for r in caplog.records if r.name == "solitaire.tasks"]
+        # Well past its budget, its worker is lost after all.
+        long_ago = site_clock.now() - timedelta(seconds=30)
+        DBTaskResult.objects.filter(worker_ids=["a-worker-that-is-gone"]).update(
+            started_at=long_ago
+        )
+        cache.clear()
+        assert tasks.recover_lost() == 1
+
     def test_a_run_that_failed_before_it_searched_is_tried_again(self, taken, client, caplog):
         game, run = taken
         run.set_failed(RuntimeError("the database went away"))

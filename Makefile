@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run serve test test-dates test-fast js system-packages messages compilemessages bench bench-solver loadtest loadtest-day lint venv clean cluster cluster-stop faults lock
+.PHONY: run serve test test-dates test-fast js system-packages messages compilemessages bench bench-solver loadtest loadtest-day loadtest-crowds lint venv clean cluster cluster-stop faults lock
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 13) else "Python 3.13 or newer is needed: with pyenv, run make from the project root (.python-version says 3.13), or set PYTHON=python3.13")'
@@ -132,6 +132,12 @@ endif
 # (tests/bench/loadday.py; docs/performance.md).
 loadtest-day: $(STAMP)
 	$(PY) tests/bench/loadday.py $(LOADTEST_ARGS)
+
+# The two crowds the daily deal and shared links bring: the midnight rush (2,000 players open
+# /daily/ and a daily game within 30 s, then play) and a shared link opened 5,000 times in 60 s
+# from 500 addresses (tests/bench/crowds.py; docs/performance.md).
+loadtest-crowds: $(STAMP)
+	$(PY) tests/bench/crowds.py $(LOADTEST_ARGS)
 
 # The site as five hosts on this machine (network namespaces, root): HAProxy, two app servers,
 # a worker host, PostgreSQL and Redis of its own (bin/cluster; docs/operations.md).

@@ -8,6 +8,7 @@ import shutil
 import socket
 import subprocess
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -25,6 +26,10 @@ pytestmark = pytest.mark.skipif(
 def test_the_balancers_refusals_are_the_sites_words_now():
     # A changed sentence or a new language cannot leave the balancer's answers behind.
     call_command("balancer_refusals", "--check")
+
+
+#: A static file that is not there: the app server answers 404 without a query.
+MISSING = "/static/not-there.css"
 
 
 def free_port() -> int:
@@ -79,9 +84,14 @@ def ask(
 
 def test_a_flooding_address_is_refused_in_its_language_and_another_is_served(door, settings):
     settings.ALLOWED_HOSTS = ["localhost"]
-    statuses = [ask(door, "127.0.0.2", "/readyz/")[0] for _ in range(300)]
-    # A household's worth gets through (the health check's own requests come from elsewhere).
-    assert statuses.count(200) == 300
+    # 300 requests in a few seconds (for a file the app server answers at once, so that they
+    # fit in the door's 10 s however slow the machine): a household's worth gets through to
+    # the app server, which answers each.
+    with ThreadPoolExecutor(8) as pool:
+        statuses = [
+            answer[0] for answer in pool.map(lambda _: ask(door, "127.0.0.2", MISSING), range(300))
+        ]
+    assert statuses == [404] * 300, Counter(statuses)
     # Each refusal is held 5 s in the balancer: ask at once, in the same window.
     with ThreadPoolExecutor(4) as pool:
         polish = pool.submit(
@@ -100,7 +110,7 @@ def test_a_flooding_address_is_refused_in_its_language_and_another_is_served(doo
         german = pool.submit(ask, door, "127.0.0.2", "/readyz/", {"Accept-Language": "de"})
         # Meanwhile another address is served.
         time.sleep(0.5)
-        assert ask(door, "127.0.0.3", "/readyz/")[0] == 200
+        assert ask(door, "127.0.0.3", "/readyz/")[0] not in (0, 429)
     status, headers, body = polish.result()
     assert status == 429
     assert headers["Retry-After"] == "10"
@@ -116,12 +126,16 @@ def test_a_flooding_address_is_refused_in_its_language_and_another_is_served(doo
 def test_pages_that_cost_are_counted_apart_from_what_costs_nothing(door, settings):
     settings.ALLOWED_HOSTS = ["localhost"]
     # 60 pages drawn in 10 s from one address (a household, a class) are served...
-    statuses = [ask(door, "127.0.0.4", "/en/rules/maria/")[0] for _ in range(60)]
-    assert statuses == [200] * 60
+    with ThreadPoolExecutor(6) as pool:
+        statuses = [
+            answer[0]
+            for answer in pool.map(lambda _: ask(door, "127.0.0.4", "/en/rules/maria/"), range(60))
+        ]
+    assert statuses == [200] * 60, Counter(statuses)
     with ThreadPoolExecutor(2) as pool:
         # ... the next is refused...
         page = pool.submit(ask, door, "127.0.0.4", "/en/rules/lucas/")
         time.sleep(0.5)
         # ... while the same address still gets what costs the app servers nothing.
-        assert ask(door, "127.0.0.4", "/readyz/")[0] == 200
+        assert ask(door, "127.0.0.4", "/readyz/")[0] not in (0, 429)
     assert page.result()[0] == 429

@@ -9,7 +9,9 @@ import socket
 import subprocess
 import time
 from collections import Counter
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -38,16 +40,17 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def door(live_server, tmp_path):
+@contextmanager
+def balancer(app: str, folder: Path) -> Iterator[tuple[int, subprocess.Popen]]:
+    """HAProxy with deploy/haproxy.cfg in front of the app server at ``app`` (host:port): the
+    port it listens on, and its process."""
     port = free_port()
-    app = live_server.url.removeprefix("http://")
     env = {
         "PATH": "/usr/sbin:/usr/bin:/bin",
         "BALANCER_BIND": f"127.0.0.1:{port}",
         "APP1": app,
         "APP2": app,
-        "HAPROXY_SOCKET": str(tmp_path / "haproxy.sock"),
+        "HAPROXY_SOCKET": str(folder / "haproxy.sock"),
     }
     process = subprocess.Popen(
         [HAPROXY, "-W", "-db", "-f", str(ROOT / "deploy" / "haproxy.cfg")],
@@ -56,14 +59,20 @@ def door(live_server, tmp_path):
         stderr=subprocess.DEVNULL,
     )
     try:
+        yield port, process
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+@pytest.fixture
+def door(live_server, tmp_path):
+    with balancer(live_server.url.removeprefix("http://"), tmp_path) as (port, _process):
         deadline = time.monotonic() + 10
         while ask(port, "127.0.0.1", "/readyz/")[0] != 200:
             assert time.monotonic() < deadline, "the balancer did not start serving"
             time.sleep(0.2)
         yield port
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 def ask(
@@ -137,3 +146,16 @@ def test_pages_that_cost_are_counted_apart_from_what_costs_nothing(door, setting
         # ... while the same address still gets what costs the app servers nothing.
         assert ask(door, "127.0.0.4", "/readyz/")[0] not in (0, 429)
     assert page.result()[0] == 429
+
+
+def test_a_request_no_app_server_can_take_gets_the_sites_503_in_its_language(tmp_path):
+    # No app server up (nothing listens on the port): the balancer answers for the site.
+    with balancer(f"127.0.0.1:{free_port()}", tmp_path) as (port, _process):
+        deadline = time.monotonic() + 10
+        while (answer := ask(port, "127.0.0.5", "/en/", {"Accept-Language": "nl"}))[0] == 0:
+            assert time.monotonic() < deadline, "the balancer did not start"
+            time.sleep(0.2)
+    status, headers, body = answer
+    assert status == 503
+    assert headers["Retry-After"] == "5"
+    assert '<html lang="nl">' in body and "<h1>Zo weer terug</h1>" in body

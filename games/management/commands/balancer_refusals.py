@@ -1,7 +1,9 @@
 """``manage.py balancer_refusals [--check]``: writes deploy/refusals.map, the answers the
 balancer (deploy/haproxy.cfg) gives a client it refuses before any app server sees it, in each
 of the site's languages: the short page the site itself draws for a refused client
-(``429_brief.html``) and, for an htmx request, the sentence alone for the page's message area.
+(``429_brief.html``) and, for an htmx request, the sentence alone for the page's message area;
+and the page the site itself answers when it cannot serve a request for a moment (``503.html``),
+for a request no app server could take.
 ``--check`` writes nothing and fails when the file is not what the templates and catalogues
 give now (the suite runs it: a changed sentence or a new language cannot leave the balancer
 behind)."""
@@ -21,8 +23,9 @@ RETRY_AFTER = 10
 
 
 def refusals() -> str:
-    """The map's text: a line per key, ``<language>`` for a page and ``<language>-htmx`` for
-    the sentence alone; each answer on one line, as HAProxy's maps want."""
+    """The map's text: a line per key, ``<language>`` for a refusal's page, ``<language>-htmx``
+    for its sentence alone and ``<language>-503`` for the page of a request no app server could
+    take; each answer on one line, as HAProxy's maps want."""
     lines = [
         "# The balancer's answers to a client it refuses (deploy/haproxy.cfg), one a line:",
         "# written by `manage.py balancer_refusals` from templates/429_brief.html and the",
@@ -33,8 +36,10 @@ def refusals() -> str:
             message = str(wait_words(RETRY_AFTER))
             page = render_to_string("429_brief.html", {"message": message})
             sentence = render_to_string("429.html#message", {"message": message})
+            unavailable = render_to_string("503.html")
         lines.append(f"{language} {' '.join(page.split())}")
         lines.append(f"{language}-htmx {' '.join(sentence.split())}")
+        lines.append(f"{language}-503 {' '.join(unavailable.split())}")
     return "\n".join(lines) + "\n"
 
 

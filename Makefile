@@ -1,5 +1,6 @@
 # Two commands: `make run` (the site on SQLite) and `make test` (the whole suite).
-# `make serve` runs it for real (bin/serve: gunicorn, debug off, settings from the environment).
+# `make serve` runs it for real (bin/serve: HAProxy and gunicorn, debug off, settings from the
+# environment).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -35,8 +36,11 @@ run: $(STAMP) compilemessages
 	$(PY) manage.py migrate --noinput
 	PY=$(PY) HOST=$(HOST) bin/run-dev
 
+# The site for real on this machine: HAProxy on BALANCER_BIND (0.0.0.0:$PORT, 8000 by default)
+# in front of gunicorn on loopback (bin/serve, bin/balancer); BALANCER_BIND= (empty) serves
+# gunicorn alone on BIND, behind a proxy of your own.
 serve: $(STAMP)
-	PY=$(PY) bin/serve
+	BALANCER_BIND="$${BALANCER_BIND-0.0.0.0:$${PORT:-8000}}" PY=$(PY) bin/serve
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

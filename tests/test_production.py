@@ -3,6 +3,7 @@ WhiteNoise, Django's deployment checks clean. Each test runs real processes."""
 
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -65,6 +66,9 @@ def test_without_a_secret_key_the_site_refuses_to_start(tmp_path):
     assert "DJANGO_SECRET_KEY is not set; refusing to start" in serve.stderr
 
 
+HAPROXY = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -82,10 +86,22 @@ def get(url: str, **headers: str):
 @pytest.fixture
 def server(tmp_path):
     """bin/serve on a free loopback port, plain HTTP (DJANGO_HTTPS=0), two workers."""
-    port = free_port()
+    yield from serving(tmp_path, BIND=f"127.0.0.1:{free_port()}")
+
+
+@pytest.fixture
+def balanced(tmp_path):
+    """bin/serve with HAProxy in front (BALANCER_BIND), as `make serve` runs it."""
+    yield from serving(
+        tmp_path, BALANCER_BIND=f"127.0.0.1:{free_port()}", BIND=f"127.0.0.1:{free_port()}"
+    )
+
+
+def serving(tmp_path, **where: str):
+    port = (where.get("BALANCER_BIND") or where["BIND"]).rsplit(":", 1)[1]
     env = production_env(
         tmp_path,
-        BIND=f"127.0.0.1:{port}",
+        **where,
         WEB_CONCURRENCY="2",
         DJANGO_HTTPS="0",
         SUPERVISOR_DIR=str(tmp_path),
@@ -173,3 +189,28 @@ def test_bin_serve_supervises_gunicorn_two_task_workers_and_the_housekeeping(ser
     # The release migrated the database before the processes started; none of them migrates.
     log = (tmp_path / "serve.log").read_text()
     assert log.count("Applying games.0001_initial... OK") <= 1
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAPROXY, reason="HAProxy is not installed (make system-packages)")
+def test_with_a_balancer_the_site_is_served_through_it_and_answers_for_a_stopped_server(
+    balanced, tmp_path
+):
+    # The site answers on the balancer's address (gunicorn listens elsewhere, on loopback).
+    home = get(f"{balanced}/en/", **{"Accept-Language": "pl"})
+    assert home.status == 200 and "Forty Thieves" in home.read().decode()
+    # With gunicorn stopped, the balancer answers for the site: its 503 page, in the client's
+    # language, with the time to wait, not a connection refused.
+    env = {**os.environ, "SUPERVISOR_DIR": str(tmp_path)}
+    subprocess.run(
+        ["supervisorctl", "-c", "deploy/supervisord.conf", "stop", "web"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
+    away = get(f"{balanced}/en/", **{"Accept-Language": "pl"})
+    assert away.status == 503
+    assert away.headers["Retry-After"] == "5"
+    assert '<html lang="pl">' in away.read().decode()

@@ -28,6 +28,10 @@ class Pace:
     drawn: datetime | None = None
 
 
+#: An action that says nothing of its gap (a test, a command): counted from the last action.
+NO_PACE = Pace()
+
+
 def drawn_token(moment: datetime) -> str:
     """``moment`` (when a board is drawn) as the page sends it back: signed milliseconds."""
     return signing.Signer(salt=SALT).sign(str(int(moment.timestamp() * 1000)))

@@ -30,15 +30,26 @@ from solitaire import clock
 from .. import store
 from ..models import CHECKPOINT_EVERY, IDLE, MAX_PLY, Game
 from ..models import Move as MoveRow
-from ..outcomes import Before, Event, Outcome
+from ..outcomes import (
+    Before,
+    Event,
+    GameOver,
+    NoSureWin,
+    NothingToRedo,
+    NothingToUndo,
+    NotOnAFoundation,
+    Outcome,
+    Refused,
+    StalePly,
+    TooLong,
+)
 from ..owners import Owner
-from ..pace import Pace, counted_gap
+from ..pace import NO_PACE, Pace, counted_gap
 from ..rules import (
     IllegalMove,
     Kept,
     Move,
     Position,
-    Reason,
     Record,
     first_position,
     get_variant,
@@ -49,9 +60,6 @@ from ..rules.certain import goes_home, sure_win
 from ..rules.moves import pile_name
 from ..rules.played import Played, moving_card, split_move
 from ..rules.played import play as play_one
-
-#: An action that says nothing of its gap (a test, a command): counted from the last action.
-NO_PACE = Pace()
 
 #: The game's fields no action of play changes: who owns it and which deal it is (changed by
 #: adopting a guest's games, services/players.py), and the hints (services/assist.py). A new
@@ -79,56 +87,6 @@ PLAY_FIELDS = tuple(
 LONGEST_GROUP = 1 + 104
 #: How far back an undo reads the log: far enough for its group and a checkpoint before it.
 UNDO_READS = LONGEST_GROUP + CHECKPOINT_EVERY
-
-
-class GameError(Exception):
-    """An action the game's state does not allow; ``game`` is the game as read."""
-
-    def __init__(self, game: Game) -> None:
-        super().__init__(type(self).__name__)
-        self.game = game
-
-
-class GameOver(GameError):
-    """The game is won or given up: no action changes it any more."""
-
-
-class NothingToUndo(GameError):
-    pass
-
-
-class NothingToRedo(GameError):
-    pass
-
-
-class NoSureWin(GameError):
-    """Finish was asked for, but no certain win is known from this board."""
-
-
-class TooLong(GameError):
-    """The game's log has ``MAX_PLY`` moves: no further move is stored."""
-
-
-class StalePly(GameError):
-    """The request was made on another board than the game's now (another tab moved on, or
-    another request wrote first); ``game`` is the game as it is now."""
-
-
-class Refused(GameError):
-    """The rules refuse the move; ``reason`` is the engine's ``Reason`` (a code and its
-    parameters, games/rules/reasons.py), which the web layer words."""
-
-    def __init__(self, game: Game, reason: Reason) -> None:
-        super().__init__(game)
-        self.reason = reason
-
-
-class NotOnAFoundation(GameError):
-    """No foundation takes the picked card now (``card``; None: there is no such card)."""
-
-    def __init__(self, game: Game, card: int | None) -> None:
-        super().__init__(game)
-        self.card = card
 
 
 # -- starting -------------------------------------------------------------------------------

@@ -4,12 +4,15 @@ draws them. Plain data about a game, with no query and no word in it: the words
 (games/words.py) and the drawing code read these, never the services.
 """
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .models import Game
-from .rules import Position, Reason
+from .rules import IllegalMove, Position, Reason
 from .rules.played import Played
+from .rules.turn import LogFull
 
 
 class Event(StrEnum):
@@ -136,3 +139,15 @@ class TooManySearches(GameError):
     def __init__(self, game: Game, retry_after: int) -> None:
         super().__init__(game)
         self.retry_after = retry_after
+
+
+@contextmanager
+def refusals(game: Game) -> Iterator[None]:
+    """The engine's refusals of a turn on ``game`` (games/rules/turn.py) as the game's:
+    ``Refused`` with the rules' reason, ``TooLong`` for a log that would be too long."""
+    try:
+        yield
+    except IllegalMove as illegal:
+        raise Refused(game, illegal.reason) from None
+    except LogFull:
+        raise TooLong(game) from None

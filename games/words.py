@@ -14,7 +14,6 @@ from functools import lru_cache
 from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
-from .models import MAX_PLY
 from .outcomes import (
     Event,
     GameError,
@@ -30,7 +29,8 @@ from .outcomes import (
     TooLong,
 )
 from .rules import DEAL, REDEAL, Build, Move, Position, Reason, RecordError
-from .rules.played import Played, preview
+from .rules.played import Played
+from .rules.turn import MAX_PLY
 
 #: The ranks as a card's name in running text begins with them, with the article your
 #: language puts before a card there (French "la dame"; English none).
@@ -374,7 +374,7 @@ def move_words(position: Position, move: Move) -> str:
         return _("deal from the stock.")
     if move == REDEAL:
         return _("turn the waste over into the stock (redeal).")
-    return _move_words(preview(position, move))
+    return _move_words(position.preview(move))
 
 
 def outcome_words(outcome: Outcome) -> str:

@@ -8,6 +8,7 @@ search can walk millions of positions without copying any.
 from .builds import ACCEPTS, PARENTS
 from .cards import ACE, KING, NAMES, SUITS, rank_of, suit_of
 from .moves import COLUMN, DEAL, FOUNDATION, MOVE_TABLE, REDEAL, STOCK, WASTE, Move, pile_name
+from .played import Played, split_move
 from .reasons import Reason
 from .variants import Variant
 
@@ -117,6 +118,27 @@ class Position:
         while i > lowest and col[i] in accepts[col[i - 1]]:
             i -= 1
         return len(col) - i
+
+    def moving_card(self, pile: str, count: int) -> int | None:
+        """The bottom card of the ``count`` cards at the top of ``pile`` (the notation's
+        name: "w", "f2", "t3"), if it has that many."""
+        number = pile[1:]
+        if pile == "w":
+            cards = self.waste
+        elif pile[:1] == "f" and number.isdigit() and 1 <= int(number) <= len(self.foundations):
+            cards = self.foundations[int(number) - 1]
+        elif pile[:1] == "t" and number.isdigit() and 1 <= int(number) <= len(self.columns):
+            cards = self.columns[int(number) - 1]
+        else:
+            return None
+        return cards[-count] if 0 < count <= len(cards) else None
+
+    def preview(self, move: Move) -> Played:
+        """What ``move`` would do, without playing it (and so without telling which card it
+        would turn face up)."""
+        source, count, target = split_move(move)
+        card = self.moving_card(source, count) if source else None
+        return Played(move, source, target, count, card)
 
     def last_move(self) -> Move | None:
         return self.history[-1][0] if self.history else None
@@ -370,12 +392,30 @@ class Position:
 
     # -- changing ---------------------------------------------------------------------------
 
-    def play(self, move: Move) -> None:
-        """Apply ``move``, turning up a face-down card it uncovers; IllegalMove says why not."""
+    def play(self, move: Move) -> Played:
+        """Apply ``move``, turning up a face-down card it uncovers, and say what it did;
+        IllegalMove says why not."""
         reason = self.check(move)
         if reason is not None:
             raise IllegalMove(reason)
+        src, dst, count = move
+        if src == STOCK:
+            before = len(self.stock)
+            self.apply(move)
+            return Played(move, "", "", before - len(self.stock), self.waste[-1])
+        if dst == STOCK:
+            self.apply(move)
+            return Played(move, "", "", 0, None)
+        if src >= COLUMN:
+            column = self.columns[src - COLUMN]
+            card, down = column[-count], self.down[src - COLUMN]
+        else:
+            card = (self.waste if src == WASTE else self.foundations[src - FOUNDATION])[-1]
         self.apply(move)
+        turned_up = None
+        if src >= COLUMN and self.down[src - COLUMN] < down:
+            turned_up = column[-1]
+        return Played(move, pile_name(src), pile_name(dst), count, card, turned_up)
 
     def apply(self, move: Move) -> None:
         """Apply a move already known to be legal (a search's inner loop)."""

@@ -34,7 +34,6 @@ from ..models import Game
 from ..outcomes import GameError, Outcome
 from ..pace import NO_PACE, Pace, drawn_at
 from ..rules import VARIANTS, Variant
-from ..services import play
 from ..words import error_words, outcome_words
 from .draw import Gathered, draw_changes, draw_game, game_url, is_fragment
 from .motion import motion_of
@@ -211,7 +210,7 @@ def show_game(request: HttpRequest, game: Game, position=None, **drawing) -> Htt
     settings = autoplay_settings(request)
     whole = not is_fragment(request)
     gathered = Gathered(
-        autoplay=play.autoplay_on(settings, game),
+        autoplay=game.autoplay_on(settings),
         deal_record=selectors.deal_record(request.owner, game) if whole else None,
         win=selectors.win_panel(request.owner, game) if game.status == Game.Status.WON else None,
         grade=grade_words(grade_known(game.variant, game.deal)) if whole else "",

@@ -8,11 +8,12 @@ import pytest
 from django.utils import translation
 
 from games import rules
-from games.models import MAX_PLY, Game
+from games.models import Game
 from games.outcomes import Refused, TooLong
 from games.rules import VARIANTS, Build, Move, Reason, RecordError, first_position, parse_card
 from games.rules import reasons as reasons_module
 from games.rules.moves import COLUMN, DEAL, REDEAL
+from games.rules.turn import MAX_PLY
 from games.words import error_words, reason_words, record_error_words
 
 RULES = Path(rules.__file__).resolve().parent

@@ -35,7 +35,7 @@ class Position:
         "_accepts",
         "_legal",
         "_parents",
-        "base_moves",
+        "base_ply",
         "columns",
         "deal",
         "down",
@@ -58,7 +58,7 @@ class Position:
         columns: list[list[int]],
         down: list[int],
         redeals_left: int,
-        base_moves: int = 0,
+        base_ply: int = 0,
     ):
         self.variant = variant
         self.deal = deal
@@ -70,7 +70,7 @@ class Position:
         self.down = down
         self.redeals_left = redeals_left
         #: Moves counted before this object's history began (a position read from text).
-        self.base_moves = base_moves
+        self.base_ply = base_ply
         self.history: list[tuple[Move, int]] = []
         self.home = sum(len(f) for f in foundations)
         self._accepts = ACCEPTS[variant.build]
@@ -81,9 +81,9 @@ class Position:
     # -- reading ----------------------------------------------------------------------------
 
     @property
-    def moves(self) -> int:
-        """How many moves have been applied since the deal."""
-        return self.base_moves + len(self.history)
+    def ply(self) -> int:
+        """How many moves have been applied since the deal (the ply of a game's log)."""
+        return self.base_ply + len(self.history)
 
     def is_won(self) -> bool:
         return self.home == ALL_HOME
@@ -154,7 +154,7 @@ class Position:
             [c[:] for c in self.columns],
             self.down[:],
             self.redeals_left,
-            self.moves,
+            self.ply,
         )
 
     def key(self) -> tuple:
@@ -501,7 +501,7 @@ class Position:
             f"variant: {self.variant.id}",
             f"deal: {self.deal}",
             f"status: {status or self.status}",
-            f"moves: {self.moves}",
+            f"moves: {self.ply}",
             f"redeals-left: {self.redeals_left}",
             _pile_line("s", self.stock),
             _pile_line("w", self.waste),
@@ -517,7 +517,7 @@ class Position:
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        return f"<Position {self.variant.id} deal {self.deal}, {self.moves} moves>"
+        return f"<Position {self.variant.id} deal {self.deal}, {self.ply} moves>"
 
 
 def _pile_line(key: str, cards: list[int]) -> str:

@@ -72,18 +72,18 @@ def take_turn(
     for n, move in enumerate([*moves, *automatic]):
         done = position.play(move)
         played.append(done if n < len(moves) else replace(done, automatic=True))
-        if position.moves % CHECKPOINT_EVERY == 0:
-            checkpoints[position.moves] = position.text()
-    while autoplay and position.moves < MAX_PLY and (move := next_safe_move(position)):
+        if position.ply % CHECKPOINT_EVERY == 0:
+            checkpoints[position.ply] = position.text()
+    while autoplay and position.ply < MAX_PLY and (move := next_safe_move(position)):
         played.append(replace(position.play(move), automatic=True))
-        if position.moves % CHECKPOINT_EVERY == 0:
-            checkpoints[position.moves] = position.text()
-    if position.moves > MAX_PLY:
+        if position.ply % CHECKPOINT_EVERY == 0:
+            checkpoints[position.ply] = position.text()
+    if position.ply > MAX_PLY:
         raise LogFull
     # The status asks for the legal moves: once, for the text and the certain win alike.
     status = position.status
     finish = sure_win(position) if status == PLAYING else []
-    return Turn(played, position.moves, status, position.text(status=status), finish, checkpoints)
+    return Turn(played, position.ply, status, position.text(status=status), finish, checkpoints)
 
 
 def take_back(position: Position, group: Sequence[Move]) -> Turn:
@@ -94,4 +94,4 @@ def take_back(position: Position, group: Sequence[Move]) -> Turn:
     taken_back += [replace(ahead.play(move), automatic=True) for move in group[1:]]
     status = position.status
     finish = sure_win(position) if status == PLAYING else []
-    return Turn(taken_back, position.moves, status, position.text(status=status), finish, {})
+    return Turn(taken_back, position.ply, status, position.text(status=status), finish, {})

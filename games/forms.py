@@ -5,8 +5,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from .guide import GAME_NAMES
-from .models import MAX_PLY, GradedDeal
+from .models import GradedDeal
 from .rules import MAX_DEAL, RecordError, parse_record
+from .rules.turn import MAX_PLY
 from .words import record_error_words
 
 #: Random deals are drawn from 1..RANDOM_DEALS: a billion deals, with short numbers to share.

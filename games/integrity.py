@@ -8,7 +8,7 @@ list); every checkpoint must be the replayed position after its move.
 
 from collections import Counter
 
-from .models import CHECKPOINT_EVERY, Game
+from .models import Game
 from .rules import (
     PLAYING,
     STUCK,
@@ -20,6 +20,7 @@ from .rules import (
     first_position,
     is_deal_number,
 )
+from .rules.turn import CHECKPOINT_EVERY
 
 #: What Status the stored row must have for each status of the replayed position.
 STORED_FOR = {WON: Game.Status.WON, STUCK: Game.Status.STUCK, PLAYING: Game.Status.PLAYING}

@@ -4,7 +4,7 @@ Only ``games.services`` writes these rows; everything else reads them.
 """
 
 import secrets
-from datetime import timedelta
+from collections.abc import Mapping
 
 from django.conf import settings
 from django.db import models
@@ -15,19 +15,11 @@ from solitaire import clock
 
 from .guide import GAME_NAMES
 from .owners import Owner
-from .rules import Move as PlayedMove
+from .rules import Move as EngineMove
 from .rules import Position, first_position, get_variant, position_from_text
 
 #: A deal number is stored as its digits: 10^20 - 1 does not fit a 64-bit integer column.
 DEAL_DIGITS = 20
-#: Every this many plies a move row keeps the position after it (``Move.checkpoint``): undo and
-#: the replay viewer start from the nearest one instead of the deal.
-CHECKPOINT_EVERY = 50
-#: The longest move log a game may have, and a record may bring.
-MAX_PLY = 10_000
-#: The clock counts a pause between two actions longer than this as this long: the player was
-#: away (games/services/play.py; static/js/clock.js shows the same).
-IDLE = timedelta(minutes=2)
 
 
 def clock_text(milliseconds: int) -> str:
@@ -37,6 +29,14 @@ def clock_text(milliseconds: int) -> str:
     if hours:
         return f"{hours}:{minutes:02}:{seconds:02}"
     return f"{minutes}:{seconds:02}"
+
+
+def autoplay_setting(settings: Mapping[str, bool], variant_id: str) -> bool:
+    """Whether automatic moves follow a move in a game of ``variant_id``: the player's
+    ``settings`` (by game type) say so, else they are on except in Forty Devils (whose left
+    foundations play back)."""
+    setting = settings.get(variant_id)
+    return setting if isinstance(setting, bool) else not get_variant(variant_id).devils
 
 
 def new_public_id() -> str:
@@ -99,7 +99,7 @@ class Game(models.Model):
     #: The last time the player did something: the clock and "newest first" both use it.
     updated_at = models.DateTimeField(_("last played"), default=clock.now)
     #: Time played, to the millisecond: every gap between two of the player's actions, each
-    #: counted at most ``IDLE``, less the time the page reported hidden.
+    #: counted at most ``IDLE`` (games/pace.py), less the time the page reported hidden.
     milliseconds_played = models.PositiveBigIntegerField(_("time played (ms)"), default=0)
     #: Every move played, including those later undone; ``ply`` counts the log.
     move_count = models.PositiveIntegerField(_("moves played"), default=0)
@@ -185,6 +185,11 @@ class Game(models.Model):
         """Time played as ``m:ss`` or ``h:mm:ss`` (whole seconds, rounded down)."""
         return clock_text(self.milliseconds_played)
 
+    def autoplay_on(self, settings: Mapping[str, bool]) -> bool:
+        """Whether automatic moves follow a move in this game, by the player's ``settings``
+        (``autoplay_setting``): what a move plays, and what the game page shows."""
+        return autoplay_setting(settings, self.variant)
+
     def position(self):
         """The current position, read from the snapshot."""
         return position_from_text(self.snapshot)
@@ -205,7 +210,7 @@ class Game(models.Model):
         else:
             return None
         for row in rows:
-            position.play(PlayedMove.parse(row.notation))
+            position.play(EngineMove.parse(row.notation))
         return position
 
 

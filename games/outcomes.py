@@ -1,12 +1,18 @@
-"""What an action on a game left, as facts: the services return them, the web words and draws
-them. Plain data about a game, with no query and no word in it."""
+"""What an action on a game left, as facts: the services return them (``Outcome``) or raise
+them (``GameError`` and its kinds: what the game's state does not allow), the web words and
+draws them. Plain data about a game, with no query and no word in it: the words
+(games/words.py) and the drawing code read these, never the services.
+"""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .models import Game
-from .rules import Position
+from .rules import IllegalMove, Position, Reason
 from .rules.played import Played
+from .rules.turn import LogFull
 
 
 class Event(StrEnum):
@@ -57,3 +63,91 @@ class Outcome:
     played: list[Played] = field(default_factory=list)
     changed: frozenset[str] | None = None
     before: Before = field(default_factory=Before)
+
+
+# -- refusals -------------------------------------------------------------------------------
+
+
+class GameError(Exception):
+    """An action the game's state does not allow; ``game`` is the game as read."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(type(self).__name__)
+        self.game = game
+
+
+class GameOver(GameError):
+    """The game is won or given up: no action changes it any more."""
+
+
+class NothingToUndo(GameError):
+    pass
+
+
+class NothingToRedo(GameError):
+    pass
+
+
+class NoSureWin(GameError):
+    """Finish was asked for, but no certain win is known from this board."""
+
+
+class NoWinKnown(GameError):
+    """No search found a win from this board: there is nothing to finish."""
+
+
+class TooLong(GameError):
+    """The game's log has ``MAX_PLY`` moves, or the moves would take it past them: they are
+    not stored."""
+
+
+class StalePly(GameError):
+    """The request was made on another board than the game's now (another tab moved on, or
+    another request wrote first); ``game`` is the game as it is now."""
+
+
+class Refused(GameError):
+    """The rules refuse the move; ``reason`` is the engine's ``Reason`` (a code and its
+    parameters, games/rules/reasons.py), which the web layer words."""
+
+    def __init__(self, game: Game, reason: Reason) -> None:
+        super().__init__(game)
+        self.reason = reason
+
+
+class NotOnAFoundation(GameError):
+    """No foundation takes the picked card now (``card``; None: there is no such card)."""
+
+    def __init__(self, game: Game, card: int | None) -> None:
+        super().__init__(game)
+        self.card = card
+
+
+class SearchBusy(GameError):
+    """The site's queue of searches is full: asked again in ``retry_after`` seconds, a search
+    has room."""
+
+    def __init__(self, game: Game, retry_after: int) -> None:
+        super().__init__(game)
+        self.retry_after = retry_after
+
+
+class TooManySearches(GameError):
+    """The client asked for more new searches than its limit lets through: asked again in
+    ``retry_after`` seconds, one is let through."""
+
+    def __init__(self, game: Game, retry_after: int) -> None:
+        super().__init__(game)
+        self.retry_after = retry_after
+
+
+@contextmanager
+def refusals(game: Game) -> Iterator[None]:
+    """The engine's refusals of a turn on ``game`` (games/rules/turn.py) as the game's:
+    ``Refused`` with the rules' reason, ``TooLong`` for a log that would be too long."""
+    try:
+        yield
+    except IllegalMove as illegal:
+        raise Refused(game, illegal.reason) from None
+    except LogFull:
+        raise TooLong(game) from None

@@ -2,7 +2,7 @@
 
 Each board the server draws carries when it was drawn (``drawn_token``, signed, in
 #table-state), and each action sends it back with ``away``, the milliseconds the page says it
-was hidden. The clock (services/play.py) counts a gap from the later of the last action and the
+was hidden. The clock (``Pace.gap``) counts a gap from the later of the last action and the
 drawing of the board the action was made on, so the time before a fresh page load (a tab
 closed, the game opened on another day) does not count; and ``away`` shortens a gap only down
 to ``settings.HUMAN_ACTION_MS``, what a person needs to see a board and act on it, so a page
@@ -16,7 +16,21 @@ from datetime import UTC, datetime, timedelta
 from django.conf import settings
 from django.core import signing
 
+from solitaire import clock
+
 SALT = "games.pace.drawn"
+#: The clock counts a pause between two actions longer than this as this long: the player was
+#: away (static/js/clock.js shows the same).
+IDLE = timedelta(minutes=2)
+
+
+@dataclass(frozen=True)
+class Gap:
+    """The gap an action closes: when the action happens (``now``) and the milliseconds the
+    game's clock counts of it."""
+
+    now: datetime
+    milliseconds: int
 
 
 @dataclass(frozen=True)
@@ -26,6 +40,18 @@ class Pace:
 
     away: int = 0
     drawn: datetime | None = None
+
+    def gap(self, last_action: datetime) -> Gap:
+        """The gap from ``last_action`` to now as the clock counts it (``counted_gap``), to
+        the millisecond and at most ``IDLE``."""
+        now = clock.now()
+        since_drawn = None if self.drawn is None else now - self.drawn
+        counted = min(counted_gap(now - last_action, since_drawn, self.away), IDLE)
+        return Gap(now, counted // timedelta(milliseconds=1))
+
+
+#: An action that says nothing of its gap (a test, a command): counted from the last action.
+NO_PACE = Pace()
 
 
 def drawn_token(moment: datetime) -> str:

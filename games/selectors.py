@@ -33,10 +33,11 @@ from django.utils import timezone
 
 from solitaire import clock
 
-from .models import CHECKPOINT_EVERY, HELPED, PLAYER_MOVES, DealSearch, Game, clock_text
+from .models import HELPED, PLAYER_MOVES, DealSearch, Game, clock_text
 from .models import Move as MoveRow
 from .owners import Owner
 from .rules import VARIANTS, Position, Record, Variant
+from .rules.turn import CHECKPOINT_EVERY
 
 WON = Game.Status.WON
 LOST = (Game.Status.GIVEN_UP, Game.Status.STUCK)

@@ -14,11 +14,23 @@ from functools import lru_cache
 from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
-from .models import MAX_PLY
-from .outcomes import Event, Outcome
+from .outcomes import (
+    Event,
+    GameError,
+    GameOver,
+    NoSureWin,
+    NothingToRedo,
+    NothingToUndo,
+    NotOnAFoundation,
+    NoWinKnown,
+    Outcome,
+    Refused,
+    StalePly,
+    TooLong,
+)
 from .rules import DEAL, REDEAL, Build, Move, Position, Reason, RecordError
-from .rules.played import Played, preview
-from .services import assist, play
+from .rules.played import Played
+from .rules.turn import MAX_PLY
 
 #: The ranks as a card's name in running text begins with them, with the article your
 #: language puts before a card there (French "la dame"; English none).
@@ -362,7 +374,7 @@ def move_words(position: Position, move: Move) -> str:
         return _("deal from the stock.")
     if move == REDEAL:
         return _("turn the waste over into the stock (redeal).")
-    return _move_words(preview(position, move))
+    return _move_words(position.preview(move))
 
 
 def outcome_words(outcome: Outcome) -> str:
@@ -383,27 +395,27 @@ def outcome_words(outcome: Outcome) -> str:
     return " ".join(played_words(p) for p in outcome.played)
 
 
-def error_words(error: play.GameError) -> str:
+def error_words(error: GameError) -> str:
     """Why an action was refused, or (a stale board) what the player now sees."""
-    if isinstance(error, play.Refused):
+    if isinstance(error, Refused):
         return _("That move is not allowed: %(reason)s.") % {"reason": reason_words(error.reason)}
-    if isinstance(error, play.NotOnAFoundation):
+    if isinstance(error, NotOnAFoundation):
         if error.card is None:
             reason = _("there is no such card to send to a foundation")
         else:
             reason = _("no foundation takes %(card)s now") % {"card": card_words(error.card)}
         return _("That move is not allowed: %(reason)s.") % {"reason": reason}
-    if isinstance(error, play.StalePly):
+    if isinstance(error, StalePly):
         return _("The game had moved on (in another window?): here is where it is now.")
-    if isinstance(error, play.GameOver):
+    if isinstance(error, GameOver):
         return _("This game is over.")
-    if isinstance(error, play.NothingToUndo):
+    if isinstance(error, NothingToUndo):
         return _("There is no move to undo.")
-    if isinstance(error, play.NothingToRedo):
+    if isinstance(error, NothingToRedo):
         return _("There is no move to redo.")
-    if isinstance(error, play.NoSureWin):
+    if isinstance(error, NoSureWin):
         return _("No win is certain from this board yet: play on.")
-    if isinstance(error, play.TooLong) and error.game.ply < MAX_PLY:
+    if isinstance(error, TooLong) and error.game.ply < MAX_PLY:
         # Finish or a redo whose moves would not all fit.
         return ngettext(
             "These moves would take the game past the longest log a game may have, %(count)d move.",
@@ -411,7 +423,7 @@ def error_words(error: play.GameError) -> str:
             "%(count)d moves.",
             MAX_PLY,
         ) % {"count": MAX_PLY}
-    if isinstance(error, play.TooLong):
+    if isinstance(error, TooLong):
         return ngettext(
             "This game has reached the longest log a game may have, %(count)d move: "
             "undo, restart or give up.",
@@ -419,7 +431,7 @@ def error_words(error: play.GameError) -> str:
             "undo, restart or give up.",
             MAX_PLY,
         ) % {"count": MAX_PLY}
-    if isinstance(error, assist.NoWinKnown):
+    if isinstance(error, NoWinKnown):
         return _("No win is known from this board: ask “Can this still be won?” first.")
     return _("That cannot be done now.")
 

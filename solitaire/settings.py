@@ -36,7 +36,8 @@ INSTALLED_APPS = [
     # Before django.contrib.auth: its registration/ templates (password_reset_subject.txt among
     # them) are found before auth's own.
     "solitaire.accounts",
-    # The staff's admin at /admin/ (solitaire/admin.py registers the site's models).
+    # The staff's admin at /admin/ (games/admin.py and solitaire/accounts/admin.py register the
+    # site's models).
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

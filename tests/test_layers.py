@@ -102,7 +102,9 @@ LAYERS = {
     "services": {"store", "models", "rules", "tasks"},
     "tasks": {"services", "models", "rules"},
     "selectors": {"models", "rules"},
-    "words": {"services", "models", "rules"},
+    # The words turn engine facts and the refusals of the typed contract (games/outcomes.py)
+    # into sentences: they stand below the services.
+    "words": {"models", "rules"},
     "web": {"services", "selectors", "words", "models", "rules", "board", "forms", "guide"},
 }
 
@@ -115,6 +117,37 @@ def layer_of(module: str) -> str | None:
     if name in ("owners", "models", "outcomes"):
         return "models"
     return name if name in LAYERS else None
+
+
+def layer_graph() -> dict[str, set[str]]:
+    """Each layer and the layers its modules import."""
+    graph = {layer: set() for layer in LAYERS}
+    for path in SOURCES:
+        here = layer_of(module_name(path))
+        for module, names in imports(path):
+            for target in [module, *(f"{module}.{n}" for n in names)]:
+                there = layer_of(target)
+                if here is not None and there is not None and there != here:
+                    graph[here].add(there)
+    return graph
+
+
+#: The one pair of layers that import each other, and why: the services queue the worker's
+#: searches, and the worker, an entry point as the views are, records what they found through
+#: the services.
+KNOWN_CIRCLE = {("services", "tasks"), ("tasks", "services")}
+
+
+def test_no_circle_between_layers_but_the_workers():
+    graph = layer_graph()
+    circles = [
+        (here, there)
+        for here, theirs in graph.items()
+        for there in theirs
+        if here in graph.get(there, ()) and (here, there) not in KNOWN_CIRCLE
+    ]
+    assert circles == []
+    assert all(there in graph[here] for here, there in KNOWN_CIRCLE), "take it off the list"
 
 
 def test_layers_import_downward_only():
@@ -347,6 +380,37 @@ def test_renderers_import_neither_the_selectors_nor_the_services():
             for t in renderer_imports(path.read_text(), module_name(path))
         ]
     assert found == []
+
+
+def reached(module: str) -> set[str]:
+    """Every module of the site that ``module`` imports, directly or through others."""
+    paths = {module_name(p): p for p in SOURCES}
+    seen, todo = set(), [module]
+    while todo:
+        here = todo.pop()
+        for imported, names in imports(paths[here]):
+            for target in [imported, *(f"{imported}.{n}" for n in names)]:
+                if target in paths and target not in seen:
+                    seen.add(target)
+                    todo.append(target)
+    return seen
+
+
+#: The code that words and draws what an action left: it reads the typed contract
+#: (games/outcomes.py), never the services that write games.
+WORDS_AND_DRAWING = (
+    "games.words",
+    "games.board",
+    "games.images",
+    "games.web.draw",
+    "games.web.motion",
+    "games.templatetags.cards",
+)
+
+
+@pytest.mark.parametrize("module", WORDS_AND_DRAWING)
+def test_words_and_drawing_reach_no_service(module):
+    assert sorted(m for m in reached(module) if m.startswith("games.services")) == []
 
 
 def test_a_renderer_that_imports_a_selector_or_a_service_is_caught():

@@ -11,7 +11,6 @@ from django.conf import settings
 from django.utils import translation
 
 from games.rules import Move, first_position, get_variant, parse_card
-from games.rules.played import play
 from games.words import card_label, card_words, played_words, reason_words, sentence
 from tests.test_catalogues import entries
 
@@ -83,7 +82,7 @@ def test_a_sentence_gets_its_capital_on_its_first_letter():
 @pytest.mark.parametrize("language", ["en", *LANGUAGES])
 def test_a_move_that_starts_with_its_card_starts_with_a_capital(language):
     position = first_position(get_variant("forty-thieves"), 1)
-    played = play(position, Move.parse("t8-t4"))
+    played = position.play(Move.parse("t8-t4"))
     with translation.override(language):
         said = played_words(played)
     assert said[0].isupper(), said

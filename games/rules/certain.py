@@ -49,7 +49,7 @@ def _all_home(position: Position) -> list[str]:
     while home := next((m for m in legal if goes_home(m)), None):
         if ahead is None:
             ahead = position.copy()
-        ahead.play(home)
+        ahead.apply(home)  # one of the legal moves
         moves.append(str(home))
         if ahead.is_won():
             return moves

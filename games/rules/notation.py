@@ -239,7 +239,7 @@ def position_from_text(text: str, *, strict: bool = True) -> Position:
         if any(n != 2 for n in counts):
             raise PositionTextError("every card must be there exactly twice")
     return Position(
-        variant, deal, stock, waste, foundations, columns, down, redeals_left, base_moves=moves
+        variant, deal, stock, waste, foundations, columns, down, redeals_left, base_ply=moves
     )
 
 

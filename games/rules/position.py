@@ -8,6 +8,7 @@ search can walk millions of positions without copying any.
 from .builds import ACCEPTS, PARENTS
 from .cards import ACE, KING, NAMES, SUITS, rank_of, suit_of
 from .moves import COLUMN, DEAL, FOUNDATION, MOVE_TABLE, REDEAL, STOCK, WASTE, Move, pile_name
+from .played import Played, split_move
 from .reasons import Reason
 from .variants import Variant
 
@@ -34,7 +35,7 @@ class Position:
         "_accepts",
         "_legal",
         "_parents",
-        "base_moves",
+        "base_ply",
         "columns",
         "deal",
         "down",
@@ -57,7 +58,7 @@ class Position:
         columns: list[list[int]],
         down: list[int],
         redeals_left: int,
-        base_moves: int = 0,
+        base_ply: int = 0,
     ):
         self.variant = variant
         self.deal = deal
@@ -69,7 +70,7 @@ class Position:
         self.down = down
         self.redeals_left = redeals_left
         #: Moves counted before this object's history began (a position read from text).
-        self.base_moves = base_moves
+        self.base_ply = base_ply
         self.history: list[tuple[Move, int]] = []
         self.home = sum(len(f) for f in foundations)
         self._accepts = ACCEPTS[variant.build]
@@ -80,9 +81,9 @@ class Position:
     # -- reading ----------------------------------------------------------------------------
 
     @property
-    def moves(self) -> int:
-        """How many moves have been applied since the deal."""
-        return self.base_moves + len(self.history)
+    def ply(self) -> int:
+        """How many moves have been applied since the deal (the ply of a game's log)."""
+        return self.base_ply + len(self.history)
 
     def is_won(self) -> bool:
         return self.home == ALL_HOME
@@ -118,6 +119,27 @@ class Position:
             i -= 1
         return len(col) - i
 
+    def moving_card(self, pile: str, count: int) -> int | None:
+        """The bottom card of the ``count`` cards at the top of ``pile`` (the notation's
+        name: "w", "f2", "t3"), if it has that many."""
+        number = pile[1:]
+        if pile == "w":
+            cards = self.waste
+        elif pile[:1] == "f" and number.isdigit() and 1 <= int(number) <= len(self.foundations):
+            cards = self.foundations[int(number) - 1]
+        elif pile[:1] == "t" and number.isdigit() and 1 <= int(number) <= len(self.columns):
+            cards = self.columns[int(number) - 1]
+        else:
+            return None
+        return cards[-count] if 0 < count <= len(cards) else None
+
+    def preview(self, move: Move) -> Played:
+        """What ``move`` would do, without playing it (and so without telling which card it
+        would turn face up)."""
+        source, count, target = split_move(move)
+        card = self.moving_card(source, count) if source else None
+        return Played(move, source, target, count, card)
+
     def last_move(self) -> Move | None:
         return self.history[-1][0] if self.history else None
 
@@ -132,7 +154,7 @@ class Position:
             [c[:] for c in self.columns],
             self.down[:],
             self.redeals_left,
-            self.moves,
+            self.ply,
         )
 
     def key(self) -> tuple:
@@ -370,12 +392,30 @@ class Position:
 
     # -- changing ---------------------------------------------------------------------------
 
-    def play(self, move: Move) -> None:
-        """Apply ``move``, turning up a face-down card it uncovers; IllegalMove says why not."""
+    def play(self, move: Move) -> Played:
+        """Apply ``move``, turning up a face-down card it uncovers, and say what it did;
+        IllegalMove says why not."""
         reason = self.check(move)
         if reason is not None:
             raise IllegalMove(reason)
+        src, dst, count = move
+        if src == STOCK:
+            before = len(self.stock)
+            self.apply(move)
+            return Played(move, "", "", before - len(self.stock), self.waste[-1])
+        if dst == STOCK:
+            self.apply(move)
+            return Played(move, "", "", 0, None)
+        if src >= COLUMN:
+            column = self.columns[src - COLUMN]
+            card, down = column[-count], self.down[src - COLUMN]
+        else:
+            card = (self.waste if src == WASTE else self.foundations[src - FOUNDATION])[-1]
         self.apply(move)
+        turned_up = None
+        if src >= COLUMN and self.down[src - COLUMN] < down:
+            turned_up = column[-1]
+        return Played(move, pile_name(src), pile_name(dst), count, card, turned_up)
 
     def apply(self, move: Move) -> None:
         """Apply a move already known to be legal (a search's inner loop)."""
@@ -461,7 +501,7 @@ class Position:
             f"variant: {self.variant.id}",
             f"deal: {self.deal}",
             f"status: {status or self.status}",
-            f"moves: {self.moves}",
+            f"moves: {self.ply}",
             f"redeals-left: {self.redeals_left}",
             _pile_line("s", self.stock),
             _pile_line("w", self.waste),
@@ -477,7 +517,7 @@ class Position:
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        return f"<Position {self.variant.id} deal {self.deal}, {self.moves} moves>"
+        return f"<Position {self.variant.id} deal {self.deal}, {self.ply} moves>"
 
 
 def _pile_line(key: str, cards: list[int]) -> str:

@@ -30,13 +30,13 @@ from solitaire import clock
 
 from .. import store, tasks
 from ..models import Analysis, Game, WinnableDeal
-from ..outcomes import Outcome
+from ..outcomes import NoWinKnown, Outcome, SearchBusy, StalePly, TooManySearches
 from ..owners import Owner
-from ..pace import Pace
+from ..pace import NO_PACE, Pace
 from ..rules import IllegalMove, Move, MoveSyntaxError
 from ..rules.solver import solutions
 from .graded import pick_unplayed
-from .play import NO_PACE, GameError, StalePly, play_out, read_for_play
+from .play import play_out, read_for_play
 
 #: A search still waiting or running after this long is taken as lost (no worker took it, or
 #: one overran it): the page says no answer came, and asking again queues a new one. A worker
@@ -49,28 +49,6 @@ DEAL_BATCH = 10
 HINT_PRIORITY, ANALYSIS_PRIORITY, TOP_UP_PRIORITY = 0, -1, tasks.LOWEST_PRIORITY
 #: How far a newcomer's search stands behind a player's (``is_newcomer``).
 NEWCOMER_PENALTY = 20
-
-
-class SearchBusy(GameError):
-    """The site's queue of searches is full: asked again in ``retry_after`` seconds, a search
-    has room."""
-
-    def __init__(self, game: Game, retry_after: int) -> None:
-        super().__init__(game)
-        self.retry_after = retry_after
-
-
-class TooManySearches(GameError):
-    """The client asked for more new searches than its limit lets through: asked again in
-    ``retry_after`` seconds, one is let through."""
-
-    def __init__(self, game: Game, retry_after: int) -> None:
-        super().__init__(game)
-        self.retry_after = retry_after
-
-
-class NoWinKnown(GameError):
-    """No search found a win from this board: there is nothing to finish."""
 
 
 # -- asking ---------------------------------------------------------------------------------

@@ -2,56 +2,55 @@
 
 Every action names its game by owner and public id and reads it in one query, by the
 ownership rule (a game of someone else's is ``Game.DoesNotExist``). It checks the board the
-player saw (its ply and version), asks the engine, and writes the game and its log only if the
-game is still at the version it read: one concurrency rule for every write. A lost race, or a
-board another window moved on, raises ``StalePly`` with the game as it now is; nothing is
-written. Each action returns facts (``Outcome``), which the web layer words and draws.
+player saw (its ply and version), calls the engine once (``take_turn``, an undo's
+``take_back``: games/rules/turn.py) with the moves to play and the automatic moves' setting
+resolved before the call (``Game.autoplay_on``), and writes what the turn left, the game and
+its log, only if the game is still at the version it read: one concurrency rule for every
+write. A lost race, or a board another window moved on, raises ``StalePly`` with the game as
+it now is; nothing is written. Each action returns facts (``Outcome``) or raises them (the
+refusals of games/outcomes.py), which the web layer words and draws.
 
-The move log plus the deal is the truth: the snapshot is rewritten from the engine's position
+The move log plus the deal is the truth: the snapshot is rewritten from the turn's position
 after every change, so it always equals replaying the log; every ``CHECKPOINT_EVERY``-th move
-row keeps the position after it, so that an undo starts from there, not from the deal.
+row keeps the position after it (the turn notes it as it plays), so that an undo starts from
+there, not from the deal.
 
-The clock (``_tick``) adds every gap between two of the player's actions, to the millisecond,
+The clock (``Pace.gap``) adds every gap between two of the player's actions, to the millisecond,
 from the later of the last action and the drawing of the board acted on, less the time the
 page says it was hidden (``away``, sent by static/js/clock.js) down to a person's action at
 least (games/pace.py), and at most ``IDLE`` a gap. After every change that leaves the game in
-play, the engine's ``sure_win`` looks for a win that is certain; the game keeps its moves
-(``finish``) for the Finish button.
+play, the turn tells the win that is certain from there, if one is known; the game keeps its
+moves (``finish``) for the Finish button.
 """
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from datetime import datetime, timedelta
 
 from django.db import transaction
 
 from solitaire import clock
 
 from .. import store
-from ..models import CHECKPOINT_EVERY, IDLE, MAX_PLY, Game
+from ..models import Game, autoplay_setting
 from ..models import Move as MoveRow
-from ..outcomes import Before, Event, Outcome
-from ..owners import Owner
-from ..pace import Pace, counted_gap
-from ..rules import (
-    IllegalMove,
-    Kept,
-    Move,
-    Position,
-    Reason,
-    Record,
-    first_position,
-    get_variant,
-    replay,
+from ..outcomes import (
+    Before,
+    Event,
+    GameOver,
+    NoSureWin,
+    NothingToRedo,
+    NothingToUndo,
+    NotOnAFoundation,
+    Outcome,
+    StalePly,
+    refusals,
 )
-from ..rules.autoplay import next_safe_move
-from ..rules.certain import goes_home, sure_win
-from ..rules.moves import pile_name
-from ..rules.played import Played, moving_card, split_move
-from ..rules.played import play as play_one
-
-#: An action that says nothing of its gap (a test, a command): counted from the last action.
-NO_PACE = Pace()
+from ..owners import Owner
+from ..pace import NO_PACE, Gap, Pace
+from ..rules import Kept, Move, Position, Record, first_position, get_variant, replay
+from ..rules.certain import goes_home
+from ..rules.played import split_move
+from ..rules.turn import CHECKPOINT_EVERY, MAX_PLY, Turn, take_back, take_turn
 
 #: The game's fields no action of play changes: who owns it and which deal it is (changed by
 #: adopting a guest's games, services/players.py), and the hints (services/assist.py). A new
@@ -81,56 +80,6 @@ LONGEST_GROUP = 1 + 104
 UNDO_READS = LONGEST_GROUP + CHECKPOINT_EVERY
 
 
-class GameError(Exception):
-    """An action the game's state does not allow; ``game`` is the game as read."""
-
-    def __init__(self, game: Game) -> None:
-        super().__init__(type(self).__name__)
-        self.game = game
-
-
-class GameOver(GameError):
-    """The game is won or given up: no action changes it any more."""
-
-
-class NothingToUndo(GameError):
-    pass
-
-
-class NothingToRedo(GameError):
-    pass
-
-
-class NoSureWin(GameError):
-    """Finish was asked for, but no certain win is known from this board."""
-
-
-class TooLong(GameError):
-    """The game's log has ``MAX_PLY`` moves: no further move is stored."""
-
-
-class StalePly(GameError):
-    """The request was made on another board than the game's now (another tab moved on, or
-    another request wrote first); ``game`` is the game as it is now."""
-
-
-class Refused(GameError):
-    """The rules refuse the move; ``reason`` is the engine's ``Reason`` (a code and its
-    parameters, games/rules/reasons.py), which the web layer words."""
-
-    def __init__(self, game: Game, reason: Reason) -> None:
-        super().__init__(game)
-        self.reason = reason
-
-
-class NotOnAFoundation(GameError):
-    """No foundation takes the picked card now (``card``; None: there is no such card)."""
-
-    def __init__(self, game: Game, card: int | None) -> None:
-        super().__init__(game)
-        self.card = card
-
-
 # -- starting -------------------------------------------------------------------------------
 
 
@@ -145,37 +94,19 @@ def start_game(
     up): they are the log's first moves, automatic ones, and not the player's: the game has no
     first move yet, and undo and restart stop at them.
     """
-    variant = get_variant(variant_id)
-    position = first_position(variant, deal)
-    played = []
-    if autoplay is not None and _autoplay_on(autoplay, variant_id, variant.devils):
-        while move := next_safe_move(position):
-            played.append(play_one(position, move, automatic=True))
+    on = autoplay is not None and autoplay_setting(autoplay, variant_id)
+    turn = take_turn(first_position(get_variant(variant_id), deal), (), autoplay=on)
     game = Game.objects.create(
         **_owned(owner),
         variant=variant_id,
         deal=str(deal),
-        snapshot=position.text(),
-        status=position.status,
-        ply=len(played),
-        automatic_ply=len(played),
-        finish=sure_win(position),
+        snapshot=turn.text,
+        status=turn.status,
+        ply=turn.ply,
+        automatic_ply=turn.automatic,
+        finish=turn.finish,
     )
-    if played:
-        replayed = first_position(variant, deal)
-        rows = []
-        for ply, p in enumerate(played, 1):
-            replayed.play(p.move)
-            rows.append(
-                MoveRow(
-                    game=game,
-                    ply=ply,
-                    notation=str(p.move),
-                    automatic=True,
-                    checkpoint=_checkpoint(replayed),
-                )
-            )
-        MoveRow.objects.bulk_create(rows)
+    MoveRow.objects.bulk_create(_rows(game, turn, turn.played))
     return game
 
 
@@ -213,14 +144,15 @@ def start_from_record(owner: Owner, record: Record) -> Game:
     # The automatic moves the log starts with are the deal's: not the player's first move.
     dealt = next((n for n in range(len(record.moves)) if n + 1 not in automatic), len(record.moves))
     now = clock.now()
-    status = final.status
+    position = first_position(get_variant(record.variant), record.deal)
+    turn = take_turn(position, [Move.parse(text) for text in record.moves])
     game = Game.objects.create(
         **_owned(owner),
         variant=record.variant,
         deal=str(record.deal),
-        snapshot=final.text(),
-        status=status,
-        ply=len(record.moves),
+        snapshot=turn.text,
+        status=turn.status,
+        ply=turn.ply,
         automatic_ply=len(automatic),
         finish_ply=kept.finish,
         move_count=len(record.moves) - dealt,
@@ -230,24 +162,26 @@ def start_from_record(owner: Owner, record: Record) -> Game:
         # Every undo changed the game once: its version counts them.
         version=kept.undos,
         first_move_at=now if len(record.moves) > dealt else None,
-        finished_at=None if status == Game.Status.PLAYING else now,
-        finish=sure_win(final) if status == Game.Status.PLAYING else [],
+        finished_at=None if turn.status == Game.Status.PLAYING else now,
+        finish=turn.finish,
     )
-    position = first_position(get_variant(record.variant), record.deal)
-    rows = []
-    for ply, text in enumerate(record.moves, 1):
-        position.play(Move.parse(text))
-        rows.append(
-            MoveRow(
-                game=game,
-                ply=ply,
-                notation=text,
-                automatic=ply in automatic,
-                checkpoint=_checkpoint(position),
-            )
-        )
-    MoveRow.objects.bulk_create(rows, batch_size=500)
+    marked = [replace(p, automatic=ply in automatic) for ply, p in enumerate(turn.played, 1)]
+    MoveRow.objects.bulk_create(_rows(game, turn, marked), batch_size=500)
     return game
+
+
+def _rows(game: Game, turn: Turn, played: Sequence) -> list[MoveRow]:
+    """The log's rows of a new ``game``: its ``played`` moves, from its first ply."""
+    return [
+        MoveRow(
+            game=game,
+            ply=ply,
+            notation=str(p.move),
+            automatic=p.automatic,
+            checkpoint=turn.checkpoints.get(ply, ""),
+        )
+        for ply, p in enumerate(played, 1)
+    ]
 
 
 def _kept(record: Record, final: Position) -> Kept:
@@ -269,6 +203,10 @@ def _owned(owner: Owner) -> dict:
 
 
 # -- playing --------------------------------------------------------------------------------
+#
+# Each action reads its game (``read_for_play``), calls the engine once (``take_turn``, an
+# undo's ``take_back``: games/rules/turn.py), writes what the turn left (``_save``) and
+# returns the facts (``Outcome``).
 
 
 def play(
@@ -285,12 +223,16 @@ def play(
     automatic moves if the player's ``autoplay`` settings (by game type) say so. ``pace``:
     what the page says of the gap since the last action (games/pace.py)."""
     game = read_for_play(owner, public_id, ply, version)
+    was = Before.of(game)
     position = game.position()
-    reason = position.check(move)
-    if reason is not None:
-        raise Refused(game, reason)
-    on = autoplay_on(autoplay, game)
-    return _play_moves(owner, game, position, [move], autoplay=on, pace=pace)
+    with refusals(game):
+        on = game.autoplay_on(autoplay)
+        gap = pace.gap(game.updated_at)
+        turn = take_turn(position, [move], autoplay=on)
+    game.redo = []
+    changed = _changed(turn)
+    _save(owner, game, turn, gap)
+    return Outcome(game, position, Event.MOVED, turn.played, changed, was)
 
 
 def send_to_foundation(
@@ -308,23 +250,24 @@ def send_to_foundation(
     wanted = split_move(Move.parse(f"{pick}-f1"))[:2]
     game = read_for_play(owner, public_id, ply, version)
     position = game.position()
-    for move in position.legal_moves():
-        source, count, target = split_move(move)
-        if (source, count) == wanted and target.startswith("f"):
-            on = autoplay_on(autoplay, game)
-            return _play_moves(owner, game, position, [move], autoplay=on, pace=pace)
-    raise NotOnAFoundation(game, moving_card(position, *wanted))
+    home = [m for m in position.legal_moves() if _picked(m, wanted)]
+    if not home:
+        raise NotOnAFoundation(game, position.moving_card(*wanted))
+    was = Before.of(game)
+    with refusals(game):
+        on = game.autoplay_on(autoplay)
+        gap = pace.gap(game.updated_at)
+        turn = take_turn(position, home[:1], autoplay=on)
+    game.redo = []
+    changed = _changed(turn)
+    _save(owner, game, turn, gap)
+    return Outcome(game, position, Event.MOVED, turn.played, changed, was)
 
 
-def autoplay_on(settings: Mapping[str, bool], game: Game) -> bool:
-    """Whether automatic moves follow a move in ``game``: the player's setting for its game
-    type, on by default except in Forty Devils (whose left foundations play back)."""
-    return _autoplay_on(settings, game.variant, game.rules.devils)
-
-
-def _autoplay_on(settings: Mapping[str, bool], variant_id: str, devils: bool) -> bool:
-    setting = settings.get(variant_id)
-    return setting if isinstance(setting, bool) else not devils
+def _picked(move: Move, wanted: tuple[str, int]) -> bool:
+    """Whether ``move`` takes the ``wanted`` cards (a pile and a count) to a foundation."""
+    source, count, target = split_move(move)
+    return (source, count) == wanted and target.startswith("f")
 
 
 def undo(
@@ -352,14 +295,14 @@ def undo(
     group = [Move.parse(row.notation) for row in tail[start:]]
     was_playing = game.status == Game.Status.PLAYING
     was = Before.of(game)
-    ahead = position.copy()
-    taken_back = [play_one(ahead, move, automatic=n > 0) for n, move in enumerate(group)]
+    gap = pace.gap(game.updated_at)
+    turn = take_back(position, group)
     game.redo = [*game.redo, [str(move) for move in group]]
     game.undo_count += 1
-    game.automatic_ply -= len(group) - 1
-    _save(owner, game, position, after=before, pace=pace)
-    changed = _piles(group) if was_playing else None
-    return Outcome(game, position, Event.UNDONE, taken_back, _still_playing(game, changed), was)
+    game.automatic_ply -= turn.automatic
+    changed = _changed(turn) if was_playing else None
+    _save(owner, game, turn, gap, cut=before)
+    return Outcome(game, position, Event.UNDONE, turn.played, changed, was)
 
 
 def _position_at(game: Game, ply: int, rows: Sequence[store.LoggedMove]) -> Position:
@@ -375,23 +318,21 @@ def _position_at(game: Game, ply: int, rows: Sequence[store.LoggedMove]) -> Posi
 def redo(
     owner: Owner, public_id: str, ply: int, version: int | None, *, pace: Pace = NO_PACE
 ) -> Outcome:
-    """Play again the last group of moves undone (nothing else was played since)."""
+    """Play again the last group of moves undone (nothing else was played since): the
+    player's move, then the automatic moves it set off then."""
     game = read_for_play(owner, public_id, ply, version)
     if not game.redo:
         raise NothingToRedo(game)
-    group = [Move.parse(text) for text in game.redo[-1]]
+    first, *then = [Move.parse(text) for text in game.redo[-1]]
     was = Before.of(game)
+    position = game.position()
+    with refusals(game):
+        gap = pace.gap(game.updated_at)
+        turn = take_turn(position, [first], automatic=then)
     game.redo = game.redo[:-1]
-    return _play_moves(
-        owner,
-        game,
-        game.position(),
-        group,
-        autoplay=False,
-        event=Event.REDONE,
-        before=was,
-        pace=pace,
-    )
+    changed = _changed(turn)
+    _save(owner, game, turn, gap)
+    return Outcome(game, position, Event.REDONE, turn.played, changed, was)
 
 
 def restart(
@@ -400,19 +341,20 @@ def restart(
     """Back to the deal's first position, after the deal's automatic moves if it had some;
     the clock and the counters keep running."""
     game = read_for_play(owner, public_id, ply, version)
-    position = first_position(game.rules, game.deal_number)
-    dealt = 0
+    dealt = []
     if game.automatic_ply:
         # The log's first moves, up to the player's first: the deal's automatic moves.
         head = game.moves.filter(ply__lte=LONGEST_GROUP).order_by("ply")
         for notation, automatic in head.values_list("notation", "automatic"):
             if not automatic:
                 break
-            position.play(Move.parse(notation))
-            dealt += 1
+            dealt.append(Move.parse(notation))
+    gap = pace.gap(game.updated_at)
+    position = first_position(game.rules, game.deal_number)
+    turn = take_turn(position, (), automatic=dealt)
     game.redo = []
-    game.automatic_ply = dealt
-    _save(owner, game, position, after=dealt, pace=pace)
+    game.automatic_ply = len(dealt)
+    _save(owner, game, turn, gap, cut=len(dealt))
     return Outcome(game, position, Event.RESTARTED)
 
 
@@ -421,9 +363,11 @@ def give_up(
 ) -> Outcome:
     """End the game as given up, where it stands."""
     game = read_for_play(owner, public_id, ply, version)
-    position = game.position()
-    _save(owner, game, position, pace=pace, ending=Game.Status.GIVEN_UP)
-    return Outcome(game, position, Event.GIVEN_UP)
+    gap = pace.gap(game.updated_at)
+    game.status = Game.Status.GIVEN_UP
+    game.finish = []
+    _save(owner, game, None, gap)
+    return Outcome(game, game.position(), Event.GIVEN_UP)
 
 
 def play_out(
@@ -434,24 +378,17 @@ def play_out(
     ``play_found_win``. ``Refused`` if the engine refuses one. They are Finish's moves, not
     the player's: counted apart (``finish_ply``), and the win is one won with help.
     ``hints``: as many hints counted on the game, in the same write."""
-    fields = PLAY_FIELDS
+    was = Before.of(game)
+    position = game.position()
+    with refusals(game):
+        gap = pace.gap(game.updated_at)
+        turn = take_turn(position, moves)
     game.finish_ply += len(moves)
-    if hints:
-        game.hint_count += hints
-        fields += ("hint_count",)
-    try:
-        return _play_moves(
-            owner,
-            game,
-            game.position(),
-            list(moves),
-            autoplay=False,
-            event=Event.FINISHED,
-            pace=pace,
-            fields=fields,
-        )
-    except IllegalMove as e:
-        raise Refused(game, e.reason) from None
+    game.hint_count += hints
+    game.redo = []
+    changed = _changed(turn)
+    _save(owner, game, turn, gap, fields=(*PLAY_FIELDS, "hint_count") if hints else PLAY_FIELDS)
+    return Outcome(game, position, Event.FINISHED, turn.played, changed, was)
 
 
 def play_certain_win(
@@ -465,7 +402,7 @@ def play_certain_win(
     return play_out(owner, game, [Move.parse(text) for text in game.finish], pace=pace)
 
 
-# -- helpers --------------------------------------------------------------------------------
+# -- reading and writing --------------------------------------------------------------------
 
 
 def read_for_play(owner: Owner, public_id: str, ply: int | None, version: int | None) -> Game:
@@ -483,109 +420,47 @@ def read_for_play(owner: Owner, public_id: str, ply: int | None, version: int | 
     return game
 
 
-def _play_moves(
-    owner: Owner,
-    game: Game,
-    position: Position,
-    moves: list[Move],
-    *,
-    autoplay: bool,
-    event: Event = Event.MOVED,
-    before: Before | None = None,
-    pace: Pace = NO_PACE,
-    fields: Sequence[str] = PLAY_FIELDS,
-) -> Outcome:
-    """Play ``moves`` (the first the player's; in a redo the rest are automatic), then safe
-    moves home if ``autoplay``, as long as the log has room; store them all (the game's
-    ``fields``). ``before``: what ``Outcome.before`` says, from before the action (if it
-    changed it already)."""
-    played: list[Played] = []
-    was = before or Before.of(game)
-    redone = event is Event.REDONE
-    for n, move in enumerate(moves):
-        played.append(play_one(position, move, automatic=redone and n > 0))
-    while autoplay and position.moves < MAX_PLY and (move := next_safe_move(position)):
-        played.append(play_one(position, move, automatic=True))
-    if position.moves > MAX_PLY:
-        raise TooLong(game)
-    first = position.moves - len(played) + 1
-    rows = [store.NewMove(first + n, str(p.move), p.automatic) for n, p in enumerate(played)]
-    if position.moves // CHECKPOINT_EVERY > (first - 1) // CHECKPOINT_EVERY:
-        # A checkpoint's ply is among these: its position is the one after it.
-        rows = _with_checkpoints(game, position, rows)
-    if not redone:
-        game.redo = []
-    game.move_count += len(rows)
-    game.automatic_ply += sum(p.automatic for p in played)
-    _save(owner, game, position, rows, pace=pace, fields=fields)
-    changed = _piles(p.move for p in played)
-    return Outcome(game, position, event, played, _still_playing(game, changed), was)
-
-
-def _with_checkpoints(game: Game, after: Position, rows: list[store.NewMove]) -> list:
-    """``rows`` with the position after each checkpoint's ply among them (replayed from the
-    game's snapshot, which is the position before the first)."""
-    position = game.position()
-    out = []
-    for row in rows:
-        position.play(Move.parse(row.notation))
-        out.append(row._replace(checkpoint=_checkpoint(position)))
-    return out
-
-
-def _checkpoint(position: Position) -> str:
-    return position.text() if position.moves % CHECKPOINT_EVERY == 0 else ""
-
-
-def _piles(moves: Iterable[Move]) -> frozenset[str]:
-    """The piles ``moves`` take cards from and put them on (a deal: the stock and the waste)."""
-    return frozenset(name for move in moves for name in (pile_name(move.src), pile_name(move.dst)))
-
-
-def _still_playing(game: Game, changed: frozenset[str] | None) -> frozenset[str] | None:
-    return changed if game.status == Game.Status.PLAYING else None
-
-
-def _tick(game: Game, now: datetime, pace: Pace) -> None:
-    """Run the game's clock up to ``now``: the gap since the last action (or since the board
-    was drawn, if later), to the millisecond, less the milliseconds the page was hidden in it
-    down to a person's action at least (games/pace.py), at most ``IDLE``."""
-    since_drawn = None if pace.drawn is None else now - pace.drawn
-    gap = counted_gap(now - game.updated_at, since_drawn, pace.away)
-    game.milliseconds_played += min(gap, IDLE) // timedelta(milliseconds=1)
-    game.updated_at = now
+def _changed(turn: Turn) -> frozenset[str] | None:
+    """The piles the turn's moves touched, when the game stays in play (None otherwise: the
+    answer draws the whole board)."""
+    return turn.piles if turn.status == Game.Status.PLAYING else None
 
 
 def _save(
     owner: Owner,
     game: Game,
-    position: Position,
-    rows: Sequence[store.NewMove] = (),
+    turn: Turn | None,
+    gap: Gap,
     *,
-    after: int | None = None,
-    pace: Pace = NO_PACE,
+    cut: int | None = None,
     fields: Sequence[str] = PLAY_FIELDS,
-    ending: str | None = None,
 ) -> None:
-    """Store ``position`` as the game's snapshot, with its ply, status, times and certain win
-    (and the rest of its ``fields``), and ``rows`` as its new moves (``after``: its moves past
-    this ply deleted first), if the game is still at the version it was read at; else nothing,
-    and ``StalePly`` with the game as it is. ``ending``: the status the player gives the game
-    (given up), rather than the position's."""
+    """Store what ``turn`` left (None: the position as it was, the game given up) as the
+    game's snapshot, ply, status and certain win, and the turn's moves as the log's next rows;
+    or, after an undo or a restart, the log ``cut`` after that ply. With them, the clock run
+    over the action's ``gap`` and the rest of the game's ``fields``; all of it if the game is
+    still at the version it was read at, else nothing, and ``StalePly`` with the game as it
+    is."""
+    rows = []
+    if turn is not None:
+        game.status, game.snapshot, game.ply = turn.status, turn.text, turn.ply
+        game.finish = turn.finish
+        if cut is None:
+            first = turn.ply - len(turn.played) + 1
+            rows = [
+                store.NewMove(ply, str(p.move), p.automatic, turn.checkpoints.get(ply, ""))
+                for ply, p in enumerate(turn.played, first)
+            ]
+            game.move_count += len(rows)
+            game.automatic_ply += turn.automatic
     read_at = game.version
-    now = clock.now()
-    _tick(game, now, pace)
+    game.milliseconds_played += gap.milliseconds
+    game.updated_at = gap.now
     if game.first_move_at is None and game.move_count:
-        game.first_move_at = now
-    # The status asks for the legal moves: once, for the snapshot and the game alike.
-    played_status = position.status
-    game.status = ending or played_status
-    game.snapshot = position.text(status=played_status)
-    game.ply = position.moves
+        game.first_move_at = gap.now
     game.version += 1
-    game.finish = sure_win(position) if game.status == Game.Status.PLAYING else []
     # A stuck game has finished until an undo or a restart brings it back to playing: the
     # statistics count it as lost, and its streaks run in the order games finished.
-    game.finished_at = None if game.status == Game.Status.PLAYING else now
-    if not store.save_play(owner, game, fields, read_at, rows, after):
+    game.finished_at = None if game.status == Game.Status.PLAYING else gap.now
+    if not store.save_play(owner, game, fields, read_at, rows, cut):
         raise StalePly(store.read_game(owner, game.public_id))

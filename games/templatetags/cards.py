@@ -33,8 +33,8 @@ from django.utils.translation import ngettext
 from solitaire import clock
 
 from ..board import CardView, PileView
-from ..models import IDLE, Game
-from ..pace import drawn_token
+from ..models import Game
+from ..pace import IDLE, drawn_token
 
 register = template.Library()
 

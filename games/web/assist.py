@@ -29,10 +29,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 from solitaire import clock, limits
 
 from ..models import Analysis, Game
-from ..outcomes import Outcome
+from ..outcomes import GameError, Outcome, SearchBusy, StalePly, TooManySearches
 from ..rules import DEAL, REDEAL, Move
 from ..rules.played import split_move
-from ..services import assist, play
+from ..services import assist
 from ..words import error_words, move_words
 from .draw import game_url
 from .edge import Garbled, Seen, game_action, game_or_404, or_404, seen, whole_number
@@ -80,15 +80,15 @@ def _search(request: HttpRequest, public_id: str, kind: str) -> HttpResponse:
         asked = or_404(
             assist.ask, request.owner, public_id, board.ply, board.version, kind, client, limit
         )
-    except assist.TooManySearches as over:
+    except TooManySearches as over:
         wait = over.retry_after
         return _busy(request, over.game, kind, limits.wait_words(wait), wait)
-    except play.StalePly as stale:
+    except StalePly as stale:
         said = _("The board had moved on before you asked: ask again on the board as it is now.")
         return _show(request, stale.game, kind, Answer("stale", said))
-    except assist.SearchBusy as busy:
+    except SearchBusy as busy:
         return _busy(request, busy.game, kind, busy_words(busy.retry_after), busy.retry_after)
-    except play.GameError as error:
+    except GameError as error:
         return _show(request, error.game, kind, Answer("refused", error_words(error)), status=409)
     game = asked.game
     if not request.htmx:

@@ -28,14 +28,12 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from solitaire import limits
 
-from .. import selectors
+from .. import outcomes, selectors
 from ..daily_selectors import day_of_game, grade_known, grade_words
 from ..models import Game
-from ..outcomes import Outcome
-from ..pace import Pace, drawn_at
+from ..outcomes import GameError, Outcome
+from ..pace import NO_PACE, Pace, drawn_at
 from ..rules import VARIANTS, Variant
-from ..services import assist, play
-from ..services.play import NO_PACE
 from ..words import error_words, outcome_words
 from .draw import Gathered, draw_changes, draw_game, game_url, is_fragment
 from .motion import motion_of
@@ -50,20 +48,20 @@ NO_SUCH_GAME_TYPE = pgettext_lazy("a kind of game", "There is no such game.")
 #: The status of each refusal of the services: a stale board is no error (the board as it
 #: now is, with a note), a move the rules refuse is a 422, anything else not possible now a
 #: 409. A refusal not named here answers as its nearest named base class.
-REFUSALS: dict[type[play.GameError], int] = {
-    play.StalePly: 200,
-    play.Refused: 422,
-    play.NotOnAFoundation: 422,
-    play.GameError: 409,
-    play.GameOver: 409,
-    play.NothingToUndo: 409,
-    play.NothingToRedo: 409,
-    play.NoSureWin: 409,
-    play.TooLong: 409,
-    assist.NoWinKnown: 409,
+REFUSALS: dict[type[GameError], int] = {
+    outcomes.StalePly: 200,
+    outcomes.Refused: 422,
+    outcomes.NotOnAFoundation: 422,
+    GameError: 409,
+    outcomes.GameOver: 409,
+    outcomes.NothingToUndo: 409,
+    outcomes.NothingToRedo: 409,
+    outcomes.NoSureWin: 409,
+    outcomes.TooLong: 409,
+    outcomes.NoWinKnown: 409,
     # The search's own views answer these with the wait in words and Retry-After.
-    assist.SearchBusy: 429,
-    assist.TooManySearches: 429,
+    outcomes.SearchBusy: 429,
+    outcomes.TooManySearches: 429,
 }
 
 
@@ -150,7 +148,7 @@ def game_action(view: Callable[[HttpRequest, str, Seen], Outcome | HttpResponse]
             return refuse(request, game_or_404(request, public_id), garbled.message, garbled.status)
         except Game.DoesNotExist:
             raise Http404(NO_SUCH_GAME) from None
-        except play.GameError as error:
+        except GameError as error:
             return answer_refusal(request, error)
         if isinstance(done, HttpResponse):
             return done
@@ -169,7 +167,7 @@ def answer_outcome(request: HttpRequest, outcome: Outcome) -> HttpResponse:
     return answer_change(request, outcome.game, said, position=outcome.position, motion=motion)
 
 
-def answer_refusal(request: HttpRequest, error: play.GameError) -> HttpResponse:
+def answer_refusal(request: HttpRequest, error: GameError) -> HttpResponse:
     """The answer to a refused action, with the status ``REFUSALS`` gives it."""
     said = error_words(error)
     status = next(REFUSALS[kind] for kind in type(error).__mro__ if kind in REFUSALS)
@@ -212,7 +210,7 @@ def show_game(request: HttpRequest, game: Game, position=None, **drawing) -> Htt
     settings = autoplay_settings(request)
     whole = not is_fragment(request)
     gathered = Gathered(
-        autoplay=play.autoplay_on(settings, game),
+        autoplay=game.autoplay_on(settings),
         deal_record=selectors.deal_record(request.owner, game) if whole else None,
         win=selectors.win_panel(request.owner, game) if game.status == Game.Status.WON else None,
         grade=grade_words(grade_known(game.variant, game.deal)) if whole else "",

@@ -15,7 +15,6 @@ from ..board import build_board
 from ..daily_selectors import daily_streak, grade_games
 from ..guide import game_name
 from ..rules import VARIANTS, Move
-from ..rules.played import play as play_one
 from ..words import played_words
 from .edge import game_or_404, variant_or_404
 
@@ -137,7 +136,7 @@ def replay_page(
     position = replayed.before
     said = ""
     if replayed.move is not None:
-        said = played_words(play_one(position, Move.parse(replayed.move)))
+        said = played_words(position.play(Move.parse(replayed.move)))
     variant = VARIANTS[game.variant]
     steps = {"first": 0, "back": max(ply - 1, 0), "forward": min(ply + 1, game.ply)}
     steps["last"] = game.ply

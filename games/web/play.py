@@ -17,6 +17,7 @@ from solitaire import limits
 
 from .. import selectors
 from ..board import build_board, picks
+from ..outcomes import Outcome
 from ..rules import Move, MoveSyntaxError
 from ..services import play
 from ..words import sentence
@@ -77,7 +78,7 @@ def poll(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @require_POST
 @game_action
-def move(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome:
+def move(request: HttpRequest, public_id: str, seen: Seen) -> Outcome:
     """Play the posted move (notation) on the board the player saw, then any automatic moves."""
     text = request.POST.get("move", "")
     if not text:
@@ -94,7 +95,7 @@ def move(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome:
 
 @require_POST
 @game_action
-def to_foundation(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome:
+def to_foundation(request: HttpRequest, public_id: str, seen: Seen) -> Outcome:
     """Send the picked card (``pick``: ``w``, ``t3``) to the first foundation that takes it."""
     pick = request.POST.get("pick", "")
     if not pick:
@@ -111,19 +112,19 @@ def to_foundation(request: HttpRequest, public_id: str, seen: Seen) -> play.Outc
 
 @require_POST
 @game_action
-def undo(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome:
+def undo(request: HttpRequest, public_id: str, seen: Seen) -> Outcome:
     return play.undo(request.owner, public_id, seen.ply, seen.version, pace=seen.pace)
 
 
 @require_POST
 @game_action
-def redo(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome:
+def redo(request: HttpRequest, public_id: str, seen: Seen) -> Outcome:
     return play.redo(request.owner, public_id, seen.ply, seen.version, pace=seen.pace)
 
 
 @require_POST
 @game_action
-def restart(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome | HttpResponse:
+def restart(request: HttpRequest, public_id: str, seen: Seen) -> Outcome | HttpResponse:
     if not _confirmed(request):
         question = _("Go back to the start of this deal?")
         return _ask(request, public_id, seen, question, _("Restart"))
@@ -132,7 +133,7 @@ def restart(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome | 
 
 @require_POST
 @game_action
-def give_up(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome | HttpResponse:
+def give_up(request: HttpRequest, public_id: str, seen: Seen) -> Outcome | HttpResponse:
     if not _confirmed(request):
         return _ask(request, public_id, seen, _("Give up this game?"), _("Give up"))
     return play.give_up(request.owner, public_id, seen.ply, seen.version, pace=seen.pace)
@@ -140,7 +141,7 @@ def give_up(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome | 
 
 @require_POST
 @game_action
-def play_out(request: HttpRequest, public_id: str, seen: Seen) -> play.Outcome:
+def play_out(request: HttpRequest, public_id: str, seen: Seen) -> Outcome:
     """Finish: play out the win that is certain from this board (the button shows itself when
     there is one)."""
     return play.play_certain_win(request.owner, public_id, seen.ply, seen.version, pace=seen.pace)

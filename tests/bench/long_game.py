@@ -28,9 +28,10 @@ TRIES = 15
 def main() -> int:
     folder = Path(tempfile.mkdtemp())
     move_request.setup_django(folder / "db.sqlite3")
-    from games.models import MAX_PLY, Game
+    from games.models import Game
     from games.models import Move as MoveRow
     from games.rules import Record
+    from games.rules.turn import MAX_PLY
     from tests.web.conftest import endless_moves
 
     client = move_request.timed_client()

@@ -14,7 +14,7 @@ sends here). It prints
 - the server's CPU time of a move request (the thread's own time in the same span, best of the
   rounds): what the request cost the machine, which other processes on the same cores change
   less than the time it took (a database's writes to disk are in the time, not here);
-- the size of the answer to a move (only what it changed: see games/web/htmx.py, render_changes);
+- the size of the answer to a move (only what it changed: see games/web/draw.py, draw_changes);
 - the bytes of a first visit to a game page: the HTML plus every stylesheet, script and image it
   references, read from our static files (as sent, and gzipped as a server would send them).
 It exits with status 1 when a figure is over its budget.

@@ -20,7 +20,7 @@ sys.meta_path.insert(0, NoDjango())
 from games.rules import VARIANTS, first_position, replay, Record
 from games.rules import autoplay, builds, solver
 p = replay(Record("forty-thieves", 1, ["t8-t4", "deal"]))
-assert p.moves == 2, p.moves
+assert p.ply == 2, p.ply
 autoplay.next_safe_move(p)
 assert builds.PARENTS and solver.solutions("forty-thieves")
 assert not any(m == "django" or m.startswith("django.") for m in sys.modules)

@@ -130,7 +130,7 @@ def record(**fields):
 def test_a_record_ignores_other_keys_and_replays_to_its_last_position():
     text = record(player="ann", finished="2026-11-29")
     position = replay(parse_record(text))
-    assert position.moves == 2 and len(position.waste) == 1
+    assert position.ply == 2 and len(position.waste) == 1
 
 
 BAD_DEAL = "lowest=1 highest=99999999999999999999"

@@ -64,7 +64,7 @@ def test_first_position_has_the_columns_stock_and_face_down_cards_of_the_table(g
     assert p.waste == []
     assert p.redeals_left == (3 if game == "little-forty" else 0)
     assert p.status == "playing"
-    assert p.moves == 0
+    assert p.ply == 0
     text = piles(p)
     for j in range(1, columns + 1):
         cards = text[f"t{j}"].split()

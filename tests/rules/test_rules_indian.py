@@ -50,7 +50,7 @@ def test_indian_turns_up_the_face_down_card_as_part_of_the_move():
     p = pos(GAME, t1="(4C) 9H", t2="TS", t3="5D")
     allows(p, "t1-t2", t1="4C", t2="TS 9H")
     assert p.down[0] == 0
-    assert p.moves == 1
+    assert p.ply == 1
     assert "t1-t3" in legal(p)  # the card turned up is playable at once
 
 
@@ -66,7 +66,7 @@ def test_indian_undo_turns_the_card_back_down():
     assert p.undo() == Move.parse("t1-t2")
     assert piles(p)["t1"] == "(4C) 9H"
     assert p.down[0] == 1
-    assert p.moves == 0
+    assert p.ply == 0
 
 
 def test_indian_face_down_card_cannot_move():

@@ -128,4 +128,4 @@ def test_little_forty_has_three_redeals_then_none():
     assert piles(p)["w"] == "5H 4H 3H 2H"
     assert forbids(p, "redeal").code == "no-redeals-left"
     assert p.status == "stuck"
-    assert p.moves == 4 * 2 + 3  # four passes of two deals (three cards, then one), three redeals
+    assert p.ply == 4 * 2 + 3  # four passes of two deals (three cards, then one), three redeals

@@ -74,7 +74,7 @@ def test_rank_and_file_turns_up_a_face_down_card_as_part_of_the_move():
     p = pos(GAME, t1="(2H) (3C) (4D) 9H", t2="TS", t3="5C")
     allows(p, "t1-t2", t1="(2H) (3C) 4D", t2="TS 9H")
     assert p.down[0] == 2
-    assert p.moves == 1
+    assert p.ply == 1
     assert "t1-t3" in legal(p)  # the card turned up is playable at once
 
 

@@ -146,10 +146,10 @@ def test_a_stuck_position_is_lost():
 def test_solve_leaves_its_position_unchanged():
     position = first_position(VARIANTS["forty-thieves"], 1009)
     position.play(Move.parse("deal"))
-    before = (position.text(), position.key(), len(position.history), position.moves)
+    before = (position.text(), position.key(), len(position.history), position.ply)
     result = solve(position, seconds=20)
     assert result.status == WON
-    assert (position.text(), position.key(), len(position.history), position.moves) == before
+    assert (position.text(), position.key(), len(position.history), position.ply) == before
     solve(lost_forty_thieves(), max_nodes=30)
     hard = first_position(VARIANTS["forty-thieves"], 1001)
     text = hard.text()

@@ -3,11 +3,7 @@ version) when they matter, and automatic moves as a flag. Each call goes through
 service, which reads the game again by its owner and id."""
 
 from games.models import Game
-from games.owners import Owner
-from games.rules import Move
-from games.services import play as services
-from games.services.play import (  # noqa: F401 (what the tests name)
-    PLAY_FIELDS,
+from games.outcomes import (  # noqa: F401 (what the tests name)
     GameError,
     GameOver,
     NothingToRedo,
@@ -15,9 +11,11 @@ from games.services.play import (  # noqa: F401 (what the tests name)
     Outcome,
     Refused,
     StalePly,
-    start_from_record,
-    start_game,
 )
+from games.owners import Owner
+from games.rules import Move
+from games.services import play as services
+from games.services.play import PLAY_FIELDS, start_from_record, start_game  # noqa: F401
 
 
 def owner(game: Game) -> Owner:

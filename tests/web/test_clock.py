@@ -10,8 +10,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from games.models import IDLE, Game
-from games.pace import drawn_at
+from games.models import Game
+from games.pace import IDLE, drawn_at
 from solitaire import clock as site_clock
 
 from .conftest import HTMX, board, log, post_move, url

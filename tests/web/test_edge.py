@@ -7,9 +7,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import HttpResponse
 from django.test import RequestFactory
 
-from games.outcomes import Event
+from games.outcomes import Event, GameError, NoWinKnown, Refused, StalePly
 from games.owners import Owner
-from games.services import assist, play
 from games.web.edge import REFUSALS
 from games.web.player import OwnerMiddleware
 
@@ -52,7 +51,7 @@ def test_the_owner_is_the_account_when_logged_in(django_user_model, db):
     assert response.content == str(ada.pk).encode()
 
 
-def every_refusal(kind=play.GameError):
+def every_refusal(kind=GameError):
     for sub in kind.__subclasses__():
         yield sub
         yield from every_refusal(sub)
@@ -60,7 +59,7 @@ def every_refusal(kind=play.GameError):
 
 def test_every_refusal_of_the_services_has_its_status_in_the_one_table():
     kinds = set(every_refusal())
-    assert {play.StalePly, play.Refused, assist.NoWinKnown} <= kinds
+    assert {StalePly, Refused, NoWinKnown} <= kinds
     assert kinds - set(REFUSALS) == set()
 
 

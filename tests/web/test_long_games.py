@@ -7,9 +7,10 @@ from django.test.utils import CaptureQueriesContext
 
 from games import selectors
 from games.integrity import check_game
-from games.models import CHECKPOINT_EVERY, MAX_PLY, Game
+from games.models import Game
 from games.models import Move as MoveRow
 from games.rules import Record, replay
+from games.rules.turn import CHECKPOINT_EVERY, MAX_PLY
 from games.services.play import UNDO_READS
 
 from . import services_support as services

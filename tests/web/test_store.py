@@ -12,10 +12,11 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games import store
-from games.models import CHECKPOINT_EVERY, Game
+from games.models import Game
 from games.models import Move as MoveRow
 from games.owners import Owner
 from games.rules import Record
+from games.rules.turn import CHECKPOINT_EVERY
 from games.services import play as play_services
 from solitaire import clock as site_clock
 

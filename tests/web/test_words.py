@@ -8,11 +8,12 @@ import pytest
 from django.utils import translation
 
 from games import rules
-from games.models import MAX_PLY, Game
+from games.models import Game
+from games.outcomes import Refused, TooLong
 from games.rules import VARIANTS, Build, Move, Reason, RecordError, first_position, parse_card
 from games.rules import reasons as reasons_module
 from games.rules.moves import COLUMN, DEAL, REDEAL
-from games.services import play
+from games.rules.turn import MAX_PLY
 from games.words import error_words, reason_words, record_error_words
 
 RULES = Path(rules.__file__).resolve().parent
@@ -195,7 +196,7 @@ def test_a_record_error_reads_in_words(record, text):
 
 def test_a_refused_move_is_worded_from_its_reason():
     reason = Reason("does-not-fit", {"card": 25, "on": 35, "build": Build.SAME_SUIT})
-    text = error_words(play.Refused(None, reason))
+    text = error_words(Refused(None, reason))
     assert text == (
         "That move is not allowed: Seven of Diamonds does not go on Nine of Spades "
         "(build down by one rank in the same suit)."
@@ -211,6 +212,6 @@ def test_a_refused_move_is_worded_from_its_reason():
     ],
 )
 def test_a_move_past_the_longest_log_says_whether_the_game_is_at_it(ply, said):
-    assert said in error_words(play.TooLong(Game(ply=ply)))
+    assert said in error_words(TooLong(Game(ply=ply)))
     with translation.override("fr"):
-        assert "10000" in error_words(play.TooLong(Game(ply=ply)))
+        assert "10000" in error_words(TooLong(Game(ply=ply)))

@@ -5,6 +5,7 @@ would for people:
 
     .venv/bin/python tests/bench/crowds.py [--only rush,link] [--rush 2000] [--rush-arrival 30]
         [--rush-seconds 60] [--think 2000] [--opens 5000] [--link-seconds 60] [--addresses 500]
+        [--balancer]
 
 - **The midnight rush** (--rush players arriving evenly over --rush-arrival seconds): each opens
   /daily/, then today's game of one of the ten games (/daily/<game>/, which starts it and
@@ -18,10 +19,11 @@ would for people:
   open a link pasted there). Printed: the same figures for the page and the image, and how
   many images the server drew (files in its image folder).
 
-Each crowd runs on a server of its own with its own database (``solitaire_crowds``, dropped
-and made afresh; Redis database 12). The server's CPU a request and the cores busy (all
-processes; the client shares the machine's two cores) are printed too. It prints figures and
-asserts nothing: docs/performance.md quotes them with the command.
+``--balancer`` serves as `make serve` does, HAProxy (deploy/haproxy.cfg) in front of gunicorn;
+its CPU counts with the server's. Each crowd runs on a server of its own with its own database
+(``solitaire_crowds``, dropped and made afresh; Redis database 12). The server's CPU a request
+and the cores busy (all processes; the client shares the machine's two cores) are printed too.
+It prints figures and asserts nothing: docs/performance.md quotes them with the command.
 """
 
 import argparse
@@ -284,6 +286,9 @@ def serve(args, crowd) -> None:
             # Moves at a person's pace: the site's own limit on actions per game.
             "ACTIONS_PER_GAME": "60",
         }
+        if args.balancer:
+            # As `make serve` runs it: HAProxy on the port the players use, gunicorn behind it.
+            server.env |= {"BALANCER_BIND": f"{HOST}:{PORT}", "BIND": f"{HOST}:{free_port()}"}
         print(f"Starting bin/serve on {HOST}:{PORT}...", flush=True)
         server.start()
         try:
@@ -308,6 +313,9 @@ def main() -> int:
     parser.add_argument("--link-seconds", type=float, default=60.0)
     parser.add_argument("--addresses", type=int, default=500)
     parser.add_argument("--workers", type=int, help="gunicorn workers (the config's default)")
+    parser.add_argument(
+        "--balancer", action="store_true", help="HAProxy in front, as make serve runs it"
+    )
     args = parser.parse_args()
     crowds = set(args.only.split(","))
     if "rush" in crowds:

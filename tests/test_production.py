@@ -3,7 +3,6 @@ WhiteNoise, Django's deployment checks clean. Each test runs real processes."""
 
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -13,6 +12,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.balancer import HAPROXY, MISSING
 
 ROOT = Path(__file__).resolve().parents[1]
 KEY = "k3y-for-the-tests-" + "x7Q9" * 12
@@ -64,9 +65,6 @@ def test_without_a_secret_key_the_site_refuses_to_start(tmp_path):
     )
     assert serve.returncode == 1
     assert "DJANGO_SECRET_KEY is not set; refusing to start" in serve.stderr
-
-
-HAPROXY = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")
 
 
 def free_port() -> int:
@@ -192,7 +190,7 @@ def test_bin_serve_supervises_gunicorn_two_task_workers_and_the_housekeeping(ser
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not HAPROXY, reason="HAProxy is not installed (make system-packages)")
+@pytest.mark.skipif(not HAPROXY, reason=MISSING)
 def test_with_a_balancer_the_site_is_served_through_it_and_answers_for_a_stopped_server(
     balanced, tmp_path
 ):

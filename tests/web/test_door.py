@@ -4,25 +4,16 @@ address is served. Debian's HAProxy in front of the live test server, on loopbac
 from its own loopback address."""
 
 import http.client
-import shutil
-import socket
-import subprocess
 import time
 from collections import Counter
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.balancer import HAPROXY, MISSING, balancer, free_port
 
-HAPROXY = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")
-pytestmark = pytest.mark.skipif(
-    not HAPROXY, reason="HAProxy is not installed (make system-packages)"
-)
+pytestmark = pytest.mark.skipif(not HAPROXY, reason=MISSING)
 
 
 def test_the_balancers_refusals_are_the_sites_words_now():
@@ -31,38 +22,7 @@ def test_the_balancers_refusals_are_the_sites_words_now():
 
 
 #: A static file that is not there: the app server answers 404 without a query.
-MISSING = "/static/not-there.css"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextmanager
-def balancer(app: str, folder: Path) -> Iterator[tuple[int, subprocess.Popen]]:
-    """HAProxy with deploy/haproxy.cfg in front of the app server at ``app`` (host:port): the
-    port it listens on, and its process."""
-    port = free_port()
-    env = {
-        "PATH": "/usr/sbin:/usr/bin:/bin",
-        "BALANCER_BIND": f"127.0.0.1:{port}",
-        "APP1": app,
-        "APP2": app,
-        "HAPROXY_SOCKET": str(folder / "haproxy.sock"),
-    }
-    process = subprocess.Popen(
-        [HAPROXY, "-W", "-db", "-f", str(ROOT / "deploy" / "haproxy.cfg")],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        yield port, process
-    finally:
-        process.terminate()
-        process.wait(10)
+NOT_THERE = "/static/not-there.css"
 
 
 @pytest.fixture
@@ -99,7 +59,8 @@ def test_a_flooding_address_is_refused_in_its_language_and_another_is_served(doo
     # server, which answers each.
     with ThreadPoolExecutor(3) as pool:
         statuses = [
-            answer[0] for answer in pool.map(lambda _: ask(door, "127.0.0.2", MISSING), range(300))
+            answer[0]
+            for answer in pool.map(lambda _: ask(door, "127.0.0.2", NOT_THERE), range(300))
         ]
     assert statuses == [404] * 300, Counter(statuses)
     # Each refusal is held 5 s in the balancer: ask at once, in the same window.

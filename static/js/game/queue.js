@@ -9,8 +9,18 @@
    only what changed comes out of band; board.js tells this module where the answer stands. */
 
 import * as ahead from "./ahead.js";
-import { board, played } from "./page.js";
+import { board, played, say } from "./page.js";
 import { hold } from "./pick.js";
+
+/** An action the server could not take for now (503: no worker free, or the balancer's queue
+    full; Retry-After says when to come back) is sent again after that time, first in line, for
+    this long after it was first sent (ms); past it the player is told, and what waits goes back.
+    It cannot be played twice: each send carries the board it was made on (#table-state). */
+const RETRY_FOR = 15000;
+/** The wait before the action sent goes again (ms), when its answer was a 503; else null. */
+let retryIn = null;
+/** Until when (Date.now()) nothing is sent: the time a 503 asked to wait. */
+let resumeAt = 0;
 
 /** The actions waiting to be sent, oldest first. */
 const queue = [];
@@ -62,6 +72,8 @@ function next() {
   if (sending || !queue.length || document.querySelector(".htmx-request:not([data-poll])")) {
     return;
   }
+  if (Date.now() < resumeAt) return; // a 503's wait: its timer sends
+
   const action = queue.shift();
   if (!action.still()) {
     if (action.flight) ahead.back(action.flight);
@@ -69,6 +81,7 @@ function next() {
     return;
   }
   sending = action;
+  if (action.firstSent === undefined) action.firstSent = Date.now();
   const b = board();
   const token = b.querySelector("input[name=csrfmiddlewaretoken]").value;
   htmx.ajax("POST", action.url(), {
@@ -93,12 +106,23 @@ function dropQueue() {
 export function answerComing(detail) {
   const b = board();
   if (!b || detail.target !== b) return;
+  const xhr = detail.xhr;
+  // A 503 is an answer the page expects (the server busy for a moment), not an error: nothing
+  // to draw; the catch-up poll asks again later, an action goes again (or the player is told).
+  if (xhr.status === 503) {
+    detail.shouldSwap = false;
+    detail.isError = false;
+  }
   if (!sending) {
     last = null; // the board the catch-up poll brought
     return;
   }
+  if (xhr.status === 503 && Date.now() - sending.firstSent < RETRY_FOR) {
+    retryIn = retryAfter(xhr);
+    return;
+  }
+  if (xhr.status === 503) say(b.dataset.textBusy);
   swapped = detail.shouldSwap;
-  const xhr = detail.xhr;
   const refused = xhr.status >= 400 || xhr.getResponseHeader("X-Refused") !== null;
   if (swapped) ahead.answer(sending.flight, refused);
   if (refused || !swapped) dropQueue();
@@ -123,8 +147,28 @@ export function settled() {
   if (sending && swapped) answered();
 }
 
+/** The milliseconds a 503 asks to wait (Retry-After, in seconds; 1 s when it says nothing),
+    never past the time left to try. */
+function retryAfter(xhr) {
+  const seconds = Number(xhr.getResponseHeader("Retry-After"));
+  const wait = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 1000;
+  return Math.min(wait, Math.max(0, sending.firstSent + RETRY_FOR - Date.now()));
+}
+
 /** A request has ended (htmx:afterRequest's detail). */
 export function requestEnded(detail) {
+  if (sending && retryIn !== null && detail.elt === board()) {
+    // Sent again after the wait, before the actions made since; its cards stay in the air.
+    queue.unshift(sending);
+    sending = null;
+    resumeAt = Date.now() + retryIn;
+    setTimeout(() => {
+      resumeAt = 0;
+      next();
+    }, retryIn);
+    retryIn = null;
+    return;
+  }
   if (sending && !swapped && detail.elt === board()) answered();
   // Another request (a hint, say) held the queue back.
   else if (!sending) setTimeout(next, 0);

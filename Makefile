@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run serve test test-dates test-fast js system-packages messages compilemessages bench bench-solver loadtest loadtest-day loadtest-crowds lint venv clean cluster cluster-stop faults lock
+.PHONY: run serve test test-dates test-fast test-a11y js system-packages messages compilemessages bench bench-solver loadtest loadtest-day loadtest-crowds lint venv clean cluster cluster-stop faults lock
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 13) else "Python 3.13 or newer is needed: with pyenv, run make from the project root (.python-version says 3.13), or set PYTHON=python3.13")'
@@ -23,7 +23,8 @@ venv: $(STAMP)
 # The game page's scripts are the ES modules of static/js/game/, bundled and minified by
 # esbuild into static/js/game.js, which is committed: serving the site needs no Node.js.
 # `make js` rebuilds it after a module changed; the suite checks that it is what the modules
-# give (tests/test_scripts.py) with the esbuild package-lock.json pins, which npm installs here.
+# give (tests/test_scripts.py) with the esbuild package-lock.json pins, which npm installs here,
+# with axe-core for the accessibility tests (tests/e2e/axe.py).
 NODE_STAMP := node_modules/.package-lock.json
 $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -86,6 +87,14 @@ test-dates: system-packages compilemessages
 # database, which every test empties: then they run one after another.
 test-fast: $(STAMP) compilemessages $(NODE_STAMP)
 	$(PY) -m pytest $(if $(REDIS_URL),,-n auto) -m "not slow and not e2e"
+
+# axe-core on every page and state of the game page in each pairing of language (English and
+# another), theme (light, dark) and size (a phone, a laptop): eight runs of each, where `make
+# test` checks each once (docs/accessibility.md). Its findings: python -m tests.e2e.axe.
+test-a11y: system-packages compilemessages $(NODE_STAMP)
+	rm -rf test-artifacts/axe
+	$(PY) -m pytest tests/e2e/test_accessibility.py --a11y-matrix $(if $(WORKERS),-n $(WORKERS))
+	$(PY) -m tests.e2e.axe
 
 # The translation catalogues (locale/<language>/LC_MESSAGES/django.po): `make messages` brings
 # them up to date with the strings marked in the code and templates (then translate what is new);

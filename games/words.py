@@ -5,8 +5,9 @@ A card has two written forms. In running text (``card_words``) it is written as 
 writes it in the middle of a sentence: "Queen of Diamonds" in English, "la dame de carreau" in
 French (with the article the sentence needs before a card), "ruitenvrouw" in Dutch (one word),
 "dama karo" in Polish, "đầm rô" in Vietnamese. Standing alone, as a card's accessible name
-(``card_label``), it starts with a capital. A sentence that starts with a card gets its
-capital here, once for every language (``sentence``), never from the catalogue.
+(``card_label``), it holds what the card's corner shows ("7 of Hearts", "Queen of Hearts, Q")
+and starts with a capital or that number. A sentence that starts with a card gets its capital
+here, once for every language (``sentence``), never from the catalogue.
 """
 
 from functools import lru_cache
@@ -104,8 +105,32 @@ SUIT_MARKS = ("♣", "♦", "♥", "♠")
 
 
 def card_label(card: int) -> str:
-    """A card's name standing alone (its accessible name): "Ten of Hearts", "Dix de cœur"."""
-    return _card_name(get_language(), card, False)
+    """A card's name standing alone (its accessible name), holding what the card's corner
+    shows (WCAG 2.5.3: a player who speaks to the page names what they see): a rank that is a
+    number as a number, "10 of Hearts" (a screen reader says the same words either way), a
+    rank that is a letter followed by it, "Queen of Hearts, Q", "Dame de cœur, D"."""
+    return _card_label(get_language(), card)
+
+
+@lru_cache(maxsize=1024)
+def _card_label(language: str | None, card: int) -> str:
+    rank = card // 4
+    if rank in (0, 10, 11, 12):
+        # Translators: a card's name standing alone (for screen readers) when its rank is a
+        # letter, followed by the letter its corner shows: "Queen of Hearts, Q".
+        return pgettext("card with a letter", "%(name)s, %(letter)s") % {
+            "name": _card_name(language, card, False),
+            "letter": RANK_MARKS[rank],
+        }
+    # Translators: a card's name standing alone (for screen readers) when its rank is a number,
+    # the number as its corner shows it: "10 of Hearts". As your "%(rank)s of %(suit)s" with
+    # the number in it (Dutch "%(suit)s %(number)s": harten 10).
+    name = pgettext("card with a number", "%(number)s of %(suit)s") % {
+        "number": RANK_MARKS[rank],
+        "suit": SUIT_IN_NAME[card & 3],
+    }
+    # A capital only where the name starts with a word ("Harten 7"), not "10 De cœur".
+    return sentence(name) if name[:1].isalpha() else name
 
 
 def card_words(card: int) -> str:

@@ -38,6 +38,15 @@ DATES = {
 }
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--a11y-matrix",
+        action="store_true",
+        help="check each page for accessibility in every language, theme and size pairing "
+        "(tests/e2e/test_accessibility.py; make test-a11y), not once each",
+    )
+
+
 def pytest_collection_modifyitems(config, items):
     """Mark the tests of ``DATES`` with ``dates``."""
     for item in items:

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.utils import translation
 
 from games.rules import Move, first_position, get_variant, parse_card
-from games.words import card_label, card_words, played_words, reason_words, sentence
+from games.words import RANK_MARKS, card_label, card_words, played_words, reason_words, sentence
 from tests.test_catalogues import entries
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,9 +48,27 @@ def test_english_writes_a_card_with_capitals():
 
 
 @pytest.mark.parametrize("language", ["en", *LANGUAGES])
-def test_a_card_standing_alone_starts_with_a_capital(language):
+def test_a_card_standing_alone_starts_with_a_capital_or_its_number(language):
     with translation.override(language):
-        assert all(card_label(card)[0].isupper() for card in CARDS)
+        assert all(card_label(card)[0].isupper() or card_label(card)[0].isdigit() for card in CARDS)
+
+
+@pytest.mark.parametrize("language", ["en", *LANGUAGES])
+def test_a_cards_name_holds_the_rank_its_corner_shows(language):
+    """WCAG 2.5.3: the accessible name holds the visible label, "7" or "K", as a word."""
+    with translation.override(language):
+        for card in CARDS:
+            corner = str(RANK_MARKS[card // 4])
+            assert corner in re.findall(r"\w+", card_label(card)), card_label(card)
+
+
+def test_a_card_is_named_with_its_number_or_followed_by_its_letter():
+    with translation.override("en"):
+        assert card_label(parse_card("7H")) == "7 of Hearts"
+        assert card_label(parse_card("QS")) == "Queen of Spades, Q"
+    with translation.override("nl"):
+        assert card_label(parse_card("7H")) == "Harten 7"
+        assert card_label(parse_card("QS")) == "Schoppenvrouw, V"
 
 
 @pytest.mark.parametrize(

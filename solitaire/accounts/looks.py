@@ -1,13 +1,14 @@
 """Looks: how the site looks to a player (light or dark, the table's colour, the cards' backs,
-two or four colours, animations on or off, whether one tap plays a card's only move), chosen on
-the Looks page.
+two or four colours, animations on or off, whether one tap plays a card's only move, whether
+the table shows the moves and the clock), chosen on the Looks page.
 
 A choice is kept in the browser (a cookie, so that the very first paint of every page has it,
 guest or not) and, for a player with an account, on the account (``Preferences``), which every
 device of theirs follows. The page's ``<html>`` carries the looks as data attributes
 (``{% looks_attributes %}``, templates/base.html): ``data-theme``, ``data-table``,
 ``data-back``, ``data-deck``, ``data-motion`` ("off" turns the cards' travel off, for
-static/js/motion.js) and ``data-tap`` (static/js/play.js). static/css/site.css draws them.
+static/js/motion.js), ``data-tap`` (static/js/play.js) and ``data-counters`` ("hidden": a
+relaxed game, no moves or clock on the table). static/css/site.css draws them.
 """
 
 from urllib.parse import urlsplit, urlunsplit
@@ -23,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from .models import CardBack, Deck, Motion, OneTap, Preferences, TableColour, Theme
+from .models import CardBack, Counters, Deck, Motion, OneTap, Preferences, TableColour, Theme
 
 COOKIE = "looks"
 #: A year: looks are chosen once and kept.
@@ -37,6 +38,7 @@ LOOKS = {
     "deck": ("deck", Deck, Deck.TWO),
     "motion": ("motion", Motion, Motion.ON),
     "tap": ("tap", OneTap, OneTap.TOUCH),
+    "counters": ("counters", Counters, Counters.SHOWN),
 }
 DEFAULTS = {name: str(default) for name, (_field, _choices, default) in LOOKS.items()}
 
@@ -80,6 +82,17 @@ class LooksForm(forms.Form):
         help_text=gettext_lazy(
             "One tap or click on a card that has exactly one move plays that move; a card "
             "with more than one is picked up, as before."
+        ),
+    )
+    # Not required, as "tap".
+    counters = forms.ChoiceField(
+        label=gettext_lazy("Moves and clock on the table"),
+        choices=Counters,
+        widget=forms.RadioSelect,
+        required=False,
+        help_text=gettext_lazy(
+            "Hidden, nothing on the table counts your moves or your time. They are still "
+            "recorded for your statistics and shown once a game is won."
         ),
     )
 

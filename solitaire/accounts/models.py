@@ -60,6 +60,16 @@ class OneTap(models.TextChoices):
     OFF = "off", pgettext_lazy("one tap", "Off")
 
 
+class Counters(models.TextChoices):
+    """Whether the game's table shows the moves and the clock: hidden, a relaxed game (they
+    are still counted, for the statistics)."""
+
+    # Translators: the moves and the clock are shown on the card table.
+    SHOWN = "shown", pgettext_lazy("counters", "Shown")
+    # Translators: the moves and the clock are hidden from the card table: a relaxed game.
+    HIDDEN = "hidden", pgettext_lazy("counters", "Hidden: a relaxed game")
+
+
 class Preferences(models.Model):
     """The language a player chose, the time zone their browser is in, and their looks (blank
     for a look not chosen on the account: the device's choice, else the site's default)."""
@@ -82,6 +92,7 @@ class Preferences(models.Model):
     deck = models.CharField(_("deck"), max_length=8, blank=True, choices=Deck)
     motion = models.CharField(_("animations"), max_length=8, blank=True, choices=Motion)
     tap = models.CharField(_("one tap plays"), max_length=8, blank=True, choices=OneTap)
+    counters = models.CharField(_("moves and clock"), max_length=8, blank=True, choices=Counters)
     #: The name the daily leaderboards and shared games show; blank for none ("a player").
     public_name = models.CharField(_("public name"), max_length=30, blank=True, default="")
     #: What the name shares with every name that looks like it (names.key): one per player.

@@ -7,7 +7,9 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from .conftest import BOARD, LAPTOP, SCREENSHOTS, TALL_PHONE, open_deal
+from games.models import Game
+
+from .conftest import BOARD, LAPTOP, SCREENSHOTS, STATE, TALL_PHONE, open_deal
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -54,6 +56,21 @@ def test_a_guest_keeps_the_looks_across_reloads_and_back_on_the_game(page, live_
     assert looks(page)["table"] == "wine" and looks(page)["motion"] == "off"
     page.set_viewport_size(LAPTOP)
     page.screenshot(path=str(SCREENSHOTS / "looks-wine-red-four-colours-laptop.png"))
+
+
+def test_a_relaxed_game_shows_no_moves_or_clock_and_still_counts_them(page, live_server):
+    open_deal(page, live_server)
+    expect(page.locator(f"{BOARD} [data-clock]")).to_be_visible()
+    choose(page, counters="hidden")
+    expect(page.locator(BOARD)).to_have_attribute("data-variant", "forty-thieves")
+    expect(page.locator(f"{BOARD} [data-moves]")).to_be_hidden()
+    expect(page.locator(f"{BOARD} [data-clock]")).to_be_hidden()
+    expect(page.locator(f"{BOARD} .game-info")).to_contain_text("Deal")  # the deal stays
+    page.wait_for_load_state()
+    page.keyboard.press("d")
+    expect(page.locator(STATE)).to_have_attribute("data-ply", "1")
+    expect(page.locator(f"{BOARD} [data-clock]")).to_be_hidden()
+    assert Game.objects.get().player_moves == 1  # counted all the same
 
 
 def test_a_choice_shows_at_once_on_the_looks_page_before_it_is_saved(page, live_server):

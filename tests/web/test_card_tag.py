@@ -37,21 +37,21 @@ class TestCards:
     def test_a_card_that_can_be_picked_up_is_a_link_with_its_pick(self):
         html = pile(column(CardView(TEN_OF_HEARTS, "t3:2")), "/g/abc/")
         assert '<a class="card red" href="/g/abc/?pick=t3%3A2" data-card="TH" ' in html
-        assert 'data-pick="t3:2" aria-label="Ten of Hearts"' in html
+        assert 'data-pick="t3:2" aria-label="10 of Hearts"' in html
         assert '<span class="corner" aria-hidden="true">10<wbr>♥</span>' in html
 
     def test_a_picked_card_links_back_to_the_game_and_says_so(self):
         html = pile(column(CardView(TEN_OF_HEARTS, "t3", picked=True)), "/g/abc/")
         assert 'class="card red picked" href="/g/abc/"' in html
-        assert 'aria-label="Ten of Hearts, picked up"' in html
+        assert 'aria-label="10 of Hearts, picked up"' in html
 
     def test_a_card_speaks_the_language_in_force_each_time(self):
         """The words of a card are kept per language: a French page after an English one (in
-        one process) says "Dix de cœur", and the English one after it "Ten of Hearts"."""
+        one process) says "10 de cœur", and the English one after it "10 of Hearts"."""
         for language, words, down in [
-            ("en", "Ten of Hearts", "face-down card"),
-            ("fr", "Dix de cœur", "carte face cachée"),
-            ("en", "Ten of Hearts", "face-down card"),
+            ("en", "10 of Hearts", "face-down card"),
+            ("fr", "10 de cœur", "carte face cachée"),
+            ("en", "10 of Hearts", "face-down card"),
         ]:
             with translation.override(language):
                 html = pile(column(CardView(None), CardView(TEN_OF_HEARTS)), "/g/abc/")

@@ -66,10 +66,11 @@ class TestGamePage:
                 # Two decks: the other copy may be in sight, never more copies than that.
                 assert html.count(f'data-card="{card_name(hidden)}"') <= 1
 
-    def test_a_card_is_labelled_in_words(self, client, game):
+    def test_a_card_is_named_with_what_its_corner_shows(self, client, game):
         html = board_html(client.get(url("game", game)).content.decode())
         # Forty Thieves deal 1: column 1 is 3D AS KD 7D.
-        assert 'aria-label="Seven of Diamonds"' in html
+        assert 'aria-label="7 of Diamonds"' in html
+        assert 'aria-label="King of Diamonds, K"' in html
         assert 'data-card="7D"' in html
 
     def test_only_the_top_card_can_be_picked_in_a_game_without_sequence_moves(self, client, game):

@@ -161,3 +161,20 @@ def test_one_tap_plays_on_a_touch_screen_by_default_and_is_kept_when_chosen(clie
     assert 'data-tap="off"' in html_tag(client)
     assert Preferences.objects.get(user__username="alice").tap == "off"
     assert client.post(LOOKS, {**CHOSEN, "tap": "sometimes"}).status_code == 400
+
+
+def test_the_moves_and_clock_show_until_a_player_hides_them_and_the_choice_is_kept(client):
+    """A relaxed game (static/css/site.css reads <html>'s data-counters): "shown" until chosen;
+    kept like the other looks, on the account too; a form sent without it keeps the default."""
+    assert 'data-counters="shown"' in html_tag(client)
+    page = client.get(LOOKS).content.decode()
+    assert 'name="counters" value="shown"' in page and 'name="counters" value="hidden"' in page
+    assert client.post(LOOKS, CHOSEN).status_code == 302
+    assert 'data-counters="shown"' in html_tag(client)
+    assert client.post(LOOKS, {**CHOSEN, "counters": "hidden"}).status_code == 302
+    assert 'data-counters="hidden"' in html_tag(client)
+    make_user()
+    log_in(client)
+    assert client.post(LOOKS, {**CHOSEN, "counters": "hidden"}).status_code == 302
+    assert Preferences.objects.get(user__username="alice").counters == "hidden"
+    assert client.post(LOOKS, {**CHOSEN, "counters": "never"}).status_code == 400

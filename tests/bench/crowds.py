@@ -62,6 +62,8 @@ REQUEST_TIMEOUT = 30.0
 IN_GAME_SECONDS = 10.0
 #: How long a player keeps trying to get in (refusals waited out) before it gives up.
 PATIENCE = 30.0
+#: How long the game page sends an action answered 503 again (static/js/game/queue.js).
+RETRY_FOR = 15.0
 
 
 def address(n: int) -> str:
@@ -77,6 +79,10 @@ class Figures:
         self.statuses: Counter = Counter()
         self.unanswered: Counter = Counter()
         self.requests = 0
+        #: Moves answered 503 and sent again, and moves given up after RETRY_FOR.
+        self.retried = self.given_up = 0
+        #: Whether each move sent (in the order of ``times["move"]``) was played (200).
+        self.ok_moves: list[bool] = []
 
     async def ask(self, http: Http, kind: str, method: str, path: str, form=None, htmx=False):
         """One request, timed and counted; None when it got no answer."""
@@ -94,6 +100,8 @@ class Figures:
             self.unanswered[kind] += 1
             return None
         self.times[kind].append((time.perf_counter() - start) * 1000)
+        if kind == "move":
+            self.ok_moves.append(response.status == 200)
         self.statuses[(kind, response.status)] += 1
         return response
 
@@ -110,8 +118,21 @@ class Figures:
         errors = sum(n for (_kind, status), n in self.statuses.items() if status >= 500)
         busy = sum(n for (_kind, status), n in self.statuses.items() if status == 503)
         print(f"   5xx: {errors} ({busy} of them 503); no answer: {dict(self.unanswered) or 0}")
+        played = self.statuses.get(("move", 200), 0)
         if moves := len(self.times.get("move", [])):
-            print(f"   moves a second: {moves / seconds:.1f} ({moves} in {seconds:.0f} s)")
+            print(
+                f"   moves played a second: {played / seconds:.1f} ({played} in {seconds:.0f} s;"
+                f" {moves} sent, {self.retried} sent again after a 503, {self.given_up} given up)"
+            )
+        answered = [
+            t for t, ok in zip(self.times.get("move", []), self.ok_moves, strict=True) if ok
+        ]
+        if answered:
+            figures = [percentile(answered, share) for share in (0.5, 0.95, 0.99)]
+            print(
+                "   moves played without a refusal, p50/p95/p99 ms: "
+                + " / ".join(f"{f:.1f}" for f in figures)
+            )
 
 
 def wait_of(response) -> float:
@@ -162,7 +183,7 @@ async def rush_player(n: int, start_at: float, end: float, think: float, figures
             if not moves:
                 break
             form = {"move": rng.choice(moves), "ply": seen.ply, "version": seen.version}
-            response = await figures.ask(http, "move", "POST", f"{game}move/", form, htmx=True)
+            response = await played(figures, http, f"{game}move/", form)
             if response is None:
                 continue
             answer = read_board(response.text)
@@ -171,6 +192,22 @@ async def rush_player(n: int, start_at: float, end: float, think: float, figures
                     setattr(seen, name, getattr(answer, name))
     finally:
         http.close()
+
+
+async def played(figures: Figures, http: Http, path: str, form: dict):
+    """A move sent as the game page sends it: answered 503, it goes again after Retry-After,
+    for up to RETRY_FOR seconds from the first send (static/js/game/queue.js); the answer, or
+    None when it got none or was given up (counted)."""
+    first = time.monotonic()
+    while True:
+        response = await figures.ask(http, "move", "POST", path, form, htmx=True)
+        if response is None or response.status != 503:
+            return response
+        if time.monotonic() + wait_of(response) > first + RETRY_FOR:
+            figures.given_up += 1
+            return None
+        figures.retried += 1
+        await asyncio.sleep(wait_of(response))
 
 
 async def rush(args, folder: Path) -> None:

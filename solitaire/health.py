@@ -8,6 +8,7 @@ the same short JSON saying which check failed and why. A cache that stands in fo
 database's, solitaire/cache.py) is ready, and says so.
 """
 
+import secrets
 import time
 
 from django.conf import settings
@@ -20,7 +21,8 @@ from django.views.decorators.http import require_GET
 
 from games.tasks import waiting_searches
 
-#: The cache key the check writes and reads back.
+#: The start of the cache key each check writes, reads back and deletes: a key of its own,
+#: as every app server's checks (twice a second from each balancer) share one cache.
 PROBE_KEY = "readyz:probe"
 
 
@@ -38,9 +40,12 @@ def check_database() -> str:
 def check_cache() -> str:
     """'ok' ('ok, in the database' while Redis is away), or what went wrong."""
     value = str(time.time())
+    key = f"{PROBE_KEY}:{secrets.token_hex(8)}"
     try:
-        cache.set(PROBE_KEY, value, 30)
-        if cache.get(PROBE_KEY) != value:
+        cache.set(key, value, 30)
+        read = cache.get(key)
+        cache.delete(key)
+        if read != value:
             return "unavailable: a value written was not read back"
     except Exception as error:  # any backend's failure is the answer here, not a 500
         return f"unavailable: {type(error).__name__}: {str(error).strip()[:160]}"

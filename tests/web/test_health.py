@@ -83,3 +83,25 @@ class TestReadyz:
 
     def test_only_get(self, client):
         assert client.post("/readyz/").status_code == 405
+
+
+def test_checks_at_the_same_moment_do_not_fail_each_other(db, monkeypatch):
+    # Two app servers (or a balancer's two checks of one) share the cache: another check that
+    # writes its probe between this one's write and read must not make this one fail.
+    from django.core.cache import cache
+
+    from solitaire import health
+
+    real_get = cache.get
+    others: list[str] = []
+    checking = []
+
+    def get_while_another_checks(key, *args, **kwargs):
+        if not checking:
+            checking.append(True)
+            others.append(health.check_cache())
+        return real_get(key, *args, **kwargs)
+
+    monkeypatch.setattr(cache, "get", get_while_another_checks)
+    assert health.check_cache().startswith("ok")
+    assert others[0].startswith("ok")

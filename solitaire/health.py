@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from games.tasks import waiting_searches
+from games.services.searches import waiting_searches
 
 #: The cache key the check writes and reads back.
 PROBE_KEY = "readyz:probe"

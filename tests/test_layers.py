@@ -201,8 +201,8 @@ UNOWNED = {
     ("games/management/commands/check_games.py", "_check_again"),
     # A day's leaderboard ranks every player's won games of the daily deal: it reads only
     # what a row shows (moves, time, undos, the owner's public name) and the reader's own
-    # game through the rule (games/daily_selectors.py).
-    ("games/daily_selectors.py", "ranked_games"),
+    # game through the rule (games/selectors/leaderboards.py).
+    ("games/selectors/leaderboards.py", "ranked_games"),
     # The worker's search locks the game of the search it was handed, before the search (the
     # one lock order for a game and its searches: tests/web/test_lock_order.py).
     ("games/services/searches.py", "run_search"),
@@ -216,7 +216,7 @@ MOVE_QUERIES = {
     ("games/services/play.py", "start_game"),
     ("games/services/play.py", "start_from_record"),
     # The moves of the games a query of the player's own games found.
-    ("games/selectors.py", "logs_of"),
+    ("games/selectors/games.py", "logs_of"),
     # The integrity check reads every game's log, as an operator's tool.
     ("games/management/commands/check_games.py", "_batches"),
 }

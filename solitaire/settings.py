@@ -423,8 +423,8 @@ READY_TASK_SECONDS = float(os.environ.get("READY_TASK_SECONDS", "120"))
 SOLVER_HINT_SECONDS = float(os.environ.get("SOLVER_HINT_SECONDS", "1"))
 #: Seconds "Can this still be won?" searches from the current position.
 SOLVER_ANALYSIS_SECONDS = float(os.environ.get("SOLVER_ANALYSIS_SECONDS", "10"))
-# The queue of searches (games/tasks.py, docs/architecture.md "Searches"). A player has one
-# search at a time: a newer one replaces the older.
+# The queue of searches (games/services/searches.py, docs/architecture.md "Searches"). A player
+# has one search at a time: a newer one replaces the older.
 #: Seconds of searching (each waiting search's budget) the queue holds, site-wide; past them
 #: a new search is refused "busy" at once, 429 with Retry-After.
 SOLVER_QUEUE_SECONDS = float(os.environ.get("SOLVER_QUEUE_SECONDS", "60"))

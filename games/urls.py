@@ -4,7 +4,7 @@ from datetime import date
 
 from django.urls import path, register_converter
 
-from .web import assist, daily, history, pages, play, records, share
+from .web import assist, daily, health, history, pages, play, records, share
 
 
 class GameIdConverter:
@@ -54,6 +54,9 @@ register_converter(TokenConverter, "token")
 app_name = "games"
 urlpatterns = [
     path("healthz/", pages.health, name="health"),
+    # For the load balancer: this server can serve players (the database, the cache, the
+    # task queue).
+    path("readyz/", health.ready, name="ready"),
     path("new/", pages.new_game, name="new"),
     path("import/", records.import_record, name="import"),
     path("my/", history.my_games, name="my_games"),

@@ -417,7 +417,7 @@ TASKS = {
     }
 }
 #: /readyz/ answers 503 once the oldest task waiting for a worker has waited longer than this
-#: (seconds): the workers are down or cannot keep up (solitaire/health.py).
+#: (seconds): the workers are down or cannot keep up (games/web/health.py).
 READY_TASK_SECONDS = float(os.environ.get("READY_TASK_SECONDS", "120"))
 #: Seconds a hint searches for a win before it falls back on the heuristic's best move.
 SOLVER_HINT_SECONDS = float(os.environ.get("SOLVER_HINT_SECONDS", "1"))

@@ -461,7 +461,7 @@ WALL_CLOCK = {
     # Django's sessions stamp their expiry with timezone.now; a session ends by that clock.
     ("solitaire/sessions.py", "timezone.now"),
     # django-tasks stamps when a task was enqueued; how long it has waited is that clock's.
-    ("solitaire/health.py", "timezone.now"),
+    ("games/web/health.py", "timezone.now"),
 }
 #: Calls that read the wall clock: with no argument, each says what time or day it is now.
 CLOCK_READS = {

@@ -81,7 +81,7 @@ urlpatterns = [
     path("g/<game:public_id>/redo/", play.redo, name="redo"),
     path("g/<game:public_id>/restart/", play.restart, name="restart"),
     path("g/<game:public_id>/give-up/", play.give_up, name="give_up"),
-    path("g/<game:public_id>/play-out/", play.play_out, name="play_out"),
+    path("g/<game:public_id>/play-out/", play.finish_certain_win, name="play_out"),
     path("g/<game:public_id>/autoplay/", play.autoplay, name="autoplay"),
     path("g/<game:public_id>/share/", share.share, name="share"),
     path("s/<token:token>/", share.shared, name="shared"),
@@ -90,5 +90,5 @@ urlpatterns = [
     path("s/<token:token>/withdraw/", share.withdraw, name="withdraw_share"),
     path("g/<game:public_id>/hint/", assist.hint, name="hint"),
     path("g/<game:public_id>/analysis/", assist.analysis, name="analysis"),
-    path("g/<game:public_id>/finish/", assist.play_found_win, name="finish"),
+    path("g/<game:public_id>/finish/", assist.finish_found_win, name="finish"),
 ]

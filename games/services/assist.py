@@ -37,7 +37,7 @@ from ..rules import IllegalMove, Move, MoveSyntaxError
 from ..rules.solver import solutions
 from . import searches
 from .graded import pick_unplayed
-from .play import play_out, read_for_play
+from .play import finish_with, read_for_play
 
 #: A search still waiting or running after this long is taken as lost (no worker took it, or
 #: one overran it): the page says no answer came, and asking again queues a new one. A worker
@@ -258,7 +258,7 @@ def _queue(game: Game, kind: str, client: str, now) -> Analysis:
 # -- finishing ------------------------------------------------------------------------------
 
 
-def play_found_win(
+def finish_found_win(
     owner: Owner, public_id: str, ply: int, version: int | None, *, pace: Pace = NO_PACE
 ) -> Outcome:
     """Play out the win a search found from the board the player saw, every move checked by
@@ -269,7 +269,7 @@ def play_found_win(
     win = game.analyses.filter(version=game.version, status=Analysis.Status.WON).first()
     if win is None or not win.moves:
         raise NoWinKnown(game)
-    return play_out(owner, game, [Move.parse(text) for text in win.moves], pace=pace, hints=1)
+    return finish_with(owner, game, [Move.parse(text) for text in win.moves], pace=pace, hints=1)
 
 
 # -- winnable deals -------------------------------------------------------------------------

@@ -141,10 +141,10 @@ def give_up(request: HttpRequest, public_id: str, seen: Seen) -> Outcome | HttpR
 
 @require_POST
 @game_action
-def play_out(request: HttpRequest, public_id: str, seen: Seen) -> Outcome:
+def finish_certain_win(request: HttpRequest, public_id: str, seen: Seen) -> Outcome:
     """Finish: play out the win that is certain from this board (the button shows itself when
     there is one)."""
-    return play.play_certain_win(request.owner, public_id, seen.ply, seen.version, pace=seen.pace)
+    return play.finish_certain_win(request.owner, public_id, seen.ply, seen.version, pace=seen.pace)
 
 
 @require_POST

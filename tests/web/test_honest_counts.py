@@ -218,7 +218,7 @@ class TestDailyRanking:
                 break
         game = outcome.game
         assert game.status == "playing" and game.finish and game.hint_count == 0
-        won = play.play_certain_win(owner, game.public_id, game.ply, game.version).game
+        won = play.finish_certain_win(owner, game.public_id, game.ply, game.version).game
         assert won.status == "won" and won.finish_ply == len(game.finish)
         deal = DailyDeal.objects.get()
         board = leaderboard(deal, owner)
@@ -229,7 +229,7 @@ class TestMigration:
     def test_a_search_s_finish_is_found_again_in_the_games_stored_before(self, client):
         found = near_win(client, LEFT)
         found_win(found, Analysis.Kind.HINT)
-        assist.play_found_win(owner_of(client), found.public_id, found.ply, found.version)
+        assist.finish_found_win(owner_of(client), found.public_id, found.ply, found.version)
         certain = near_win(client, LEFT)
         finish_certain_win(client, certain)
         Game.objects.update(finish_ply=0)  # as stored before the migration

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .models import Analysis, Game, WinnableDeal
 from .rules import Move
-from .selectors import replayed_at
+from .selectors.games import replayed_at
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

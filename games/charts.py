@@ -10,7 +10,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from .selectors import Week
+from .selectors.stats import Week
 
 WIDTH, HEIGHT = 640, 200
 #: Room for the axis labels: left, right, top, bottom.

@@ -7,7 +7,7 @@ drawing of the board the action was made on, so the time before a fresh page loa
 closed, the game opened on another day) does not count; and ``away`` shortens a gap only down
 to ``settings.HUMAN_ACTION_MS``, what a person needs to see a board and act on it, so a page
 cannot make its own time nothing. A ranked daily win takes at least that per move of the
-player's own (games/daily_selectors.py).
+player's own (games/selectors/leaderboards.py).
 """
 
 from dataclasses import dataclass

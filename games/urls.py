@@ -4,7 +4,7 @@ from datetime import date
 
 from django.urls import path, register_converter
 
-from .web import assist, daily, history, pages, play, records, share
+from .web import assist, daily, health, history, pages, play, records, share
 
 
 class GameIdConverter:
@@ -54,6 +54,9 @@ register_converter(TokenConverter, "token")
 app_name = "games"
 urlpatterns = [
     path("healthz/", pages.health, name="health"),
+    # For the load balancer: this server can serve players (the database, the cache, the
+    # task queue).
+    path("readyz/", health.ready, name="ready"),
     path("new/", pages.new_game, name="new"),
     path("import/", records.import_record, name="import"),
     path("my/", history.my_games, name="my_games"),
@@ -78,7 +81,7 @@ urlpatterns = [
     path("g/<game:public_id>/redo/", play.redo, name="redo"),
     path("g/<game:public_id>/restart/", play.restart, name="restart"),
     path("g/<game:public_id>/give-up/", play.give_up, name="give_up"),
-    path("g/<game:public_id>/play-out/", play.play_out, name="play_out"),
+    path("g/<game:public_id>/play-out/", play.finish_certain_win, name="play_out"),
     path("g/<game:public_id>/autoplay/", play.autoplay, name="autoplay"),
     path("g/<game:public_id>/share/", share.share, name="share"),
     path("s/<token:token>/", share.shared, name="shared"),
@@ -87,5 +90,5 @@ urlpatterns = [
     path("s/<token:token>/withdraw/", share.withdraw, name="withdraw_share"),
     path("g/<game:public_id>/hint/", assist.hint, name="hint"),
     path("g/<game:public_id>/analysis/", assist.analysis, name="analysis"),
-    path("g/<game:public_id>/finish/", assist.play_found_win, name="finish"),
+    path("g/<game:public_id>/finish/", assist.finish_found_win, name="finish"),
 ]

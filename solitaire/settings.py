@@ -417,14 +417,14 @@ TASKS = {
     }
 }
 #: /readyz/ answers 503 once the oldest task waiting for a worker has waited longer than this
-#: (seconds): the workers are down or cannot keep up (solitaire/health.py).
+#: (seconds): the workers are down or cannot keep up (games/web/health.py).
 READY_TASK_SECONDS = float(os.environ.get("READY_TASK_SECONDS", "120"))
 #: Seconds a hint searches for a win before it falls back on the heuristic's best move.
 SOLVER_HINT_SECONDS = float(os.environ.get("SOLVER_HINT_SECONDS", "1"))
 #: Seconds "Can this still be won?" searches from the current position.
 SOLVER_ANALYSIS_SECONDS = float(os.environ.get("SOLVER_ANALYSIS_SECONDS", "10"))
-# The queue of searches (games/tasks.py, docs/architecture.md "Searches"). A player has one
-# search at a time: a newer one replaces the older.
+# The queue of searches (games/services/searches.py, docs/architecture.md "Searches"). A player
+# has one search at a time: a newer one replaces the older.
 #: Seconds of searching (each waiting search's budget) the queue holds, site-wide; past them
 #: a new search is refused "busy" at once, 429 with Retry-After.
 SOLVER_QUEUE_SECONDS = float(os.environ.get("SOLVER_QUEUE_SECONDS", "60"))

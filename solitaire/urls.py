@@ -1,12 +1,11 @@
 """The site's URLs: the public pages under a language prefix (``/fr/``, ``/pl/``, ...), the
 games and the account pages without one (their language is the player's), the language
-switcher, the staff's admin and the load balancer's readiness check."""
+switcher and the staff's admin."""
 
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 
-from . import health
 from .accounts import views as accounts
 
 # The error pages read nothing of the request's body (solitaire/errors.py).
@@ -23,9 +22,6 @@ urlpatterns = [
     # The admin's log-in, throttled as the site's, before the admin's own URLs.
     path("admin/login/", accounts.admin_log_in),
     path("admin/", admin.site.urls),
-    # For the load balancer: this server can serve players (the database, the cache, the
-    # task queue); /healthz/ only says the process answers.
-    path("readyz/", health.ready, name="ready"),
     path("", include("games.urls")),
     *i18n_patterns(path("", include("games.public_urls"))),
 ]

@@ -9,9 +9,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import days, selectors
+from games import days
 from games.models import Game
 from games.owners import Owner
+from games.selectors.stats import statistics
 from solitaire import clock as site_clock
 
 #: Sunday 6 December 2026, two seconds before Monday (UTC).
@@ -74,11 +75,11 @@ class TestEveryRuleReadsIt:
         owner = Owner(session_key="a-player")
         clock.moment = SUNDAY_NIGHT
         with timezone.override("UTC"):
-            assert selectors.statistics(owner).overall.weeks[-1].start == date(2026, 11, 30)
+            assert statistics(owner).overall.weeks[-1].start == date(2026, 11, 30)
             clock.advance(seconds=3)  # Monday 7 December
-            assert selectors.statistics(owner).overall.weeks[-1].start == date(2026, 12, 7)
+            assert statistics(owner).overall.weeks[-1].start == date(2026, 12, 7)
         with timezone.override("America/Adak"):  # still Sunday afternoon there
-            assert selectors.statistics(owner).overall.weeks[-1].start == date(2026, 11, 30)
+            assert statistics(owner).overall.weeks[-1].start == date(2026, 11, 30)
 
     def test_the_daily_page_deals_the_clocks_day(self, clock):
         client = Client()

@@ -3,10 +3,10 @@ has won, and the deals known to be winnable.
 
 Every function here reads its game by owner and id as the play services do, refuses a request
 made on an older board (ply or version) with ``StalePly``, and writes the game only if it is
-still at the version it read. The searches themselves run in
-the background worker (``games.tasks``): asking queues an ``Analysis`` row and a task in the
-same transaction, the task searches the board without holding any lock, and the page asks for
-the answer until it is there. A search is of one board (the game's version): once the game has
+still at the version it read. The searches themselves run in the background worker
+(games/services/searches.py): asking queues an ``Analysis`` row and a task in the same
+transaction, the task searches the board without holding any lock, and the page asks for the
+answer until it is there. A search is of one board (the game's version): once the game has
 moved on, its answer is out of date and is never shown as a move. A player has one search
 at a time: a newer one replaces the older. The queue is bounded (``SearchBusy``) and fair
 between clients (docs/architecture.md, "Searches").
@@ -28,25 +28,26 @@ from django.db.models import F, QuerySet
 
 from solitaire import clock
 
-from .. import store, tasks
+from .. import store
 from ..models import Analysis, Game, WinnableDeal
 from ..outcomes import NoWinKnown, Outcome, SearchBusy, StalePly, TooManySearches
 from ..owners import Owner
 from ..pace import NO_PACE, Pace
 from ..rules import IllegalMove, Move, MoveSyntaxError
 from ..rules.solver import solutions
+from . import searches
 from .graded import pick_unplayed
-from .play import play_out, read_for_play
+from .play import finish_with, read_for_play
 
 #: A search still waiting or running after this long is taken as lost (no worker took it, or
 #: one overran it): the page says no answer came, and asking again queues a new one. A worker
-#: lost mid-search is found much sooner, by its missing beat (games.tasks).
+#: lost mid-search is found much sooner, by its missing beat (games/services/searches.py).
 ABANDONED = timedelta(minutes=2)
 #: Deals tried by one background search for winnable deals.
 DEAL_BATCH = 10
 #: The queue's priorities: a hint before an analysis of the same standing; the search for
 #: winnable deals only when no player waits.
-HINT_PRIORITY, ANALYSIS_PRIORITY, TOP_UP_PRIORITY = 0, -1, tasks.LOWEST_PRIORITY
+HINT_PRIORITY, ANALYSIS_PRIORITY, TOP_UP_PRIORITY = 0, -1, searches.LOWEST_PRIORITY
 #: How far a newcomer's search stands behind a player's (``is_newcomer``).
 NEWCOMER_PENALTY = 20
 
@@ -80,7 +81,7 @@ def ask(
     Counts one hint on the game. StalePly when the board is not the game's now, GameOver for a
     finished game, SearchBusy (and nothing changed) when the site's queue is full.
     """
-    tasks.recover_lost()
+    searches.recover_lost()
     if limit is not None:
         game = read_for_play(owner, public_id, ply, version)
         if not is_known(game, kind):
@@ -117,7 +118,7 @@ def ask_in_transaction(
     older_boards = game.analyses.pending().exclude(version=game.version)
     out_of_date = list(older_boards.values_list("pk", flat=True))
     older_boards.update(status=Analysis.Status.STALE, finished_at=now)
-    tasks.drop_waiting(out_of_date)
+    searches.drop_waiting(out_of_date)
     analysis = game.analyses.filter(kind=kind, version=game.version).first()
     if analysis is not None and not of_use(analysis, game, now):
         analysis.delete()
@@ -127,7 +128,7 @@ def ask_in_transaction(
         older = older.exclude(pk=analysis.pk)
     stopped = list(older.values_list("pk", flat=True))
     Analysis.objects.filter(pk__in=stopped).update(status=Analysis.Status.STALE, finished_at=now)
-    tasks.drop_waiting(stopped)
+    searches.drop_waiting(stopped)
     if analysis is None:
         analysis = _known_win(game, kind) or _queue(game, kind, client, now)
     return analysis
@@ -141,7 +142,7 @@ def answer_of(
     failed. ``Game.DoesNotExist`` when the owner has no such game."""
     game = store.read_game(owner, public_id)
     analysis = game.analyses.filter(kind=kind, version=version).first()
-    return game, (tasks.check_pending(analysis) if analysis is not None else None)
+    return game, (searches.check_pending(analysis) if analysis is not None else None)
 
 
 def pending_of(owner: Owner) -> QuerySet:
@@ -172,8 +173,8 @@ def busy_for(now) -> int:
     """Seconds until the full queue has room again: the time the workers, at the pace of the
     last minute, take to answer half of it, or, with no pace to go by, to search half of it
     (at least 2, at most 60)."""
-    pace = tasks.drained_per_second(now)
-    to_drain = tasks.waiting_searches().count() / pace if pace else tasks.waiting_work()
+    pace = searches.drained_per_second(now)
+    to_drain = searches.waiting_searches().count() / pace if pace else searches.waiting_work()
     seconds = to_drain / 2
     return min(60, max(2, math.ceil(seconds)))
 
@@ -243,19 +244,21 @@ def is_newcomer(game: Game) -> bool:
 def _queue(game: Game, kind: str, client: str, now) -> Analysis:
     newcomer = is_newcomer(game)
     room = settings.SOLVER_QUEUE_SECONDS / 2 if newcomer else settings.SOLVER_QUEUE_SECONDS
-    if tasks.waiting_work() >= room:
+    if searches.waiting_work() >= room:
         raise SearchBusy(game, busy_for(now))
     analysis = Analysis.objects.create(game=game, kind=kind, ply=game.ply, version=game.version)
     # In the same transaction as the row: both are stored, or neither.
     base = HINT_PRIORITY if kind == Analysis.Kind.HINT else ANALYSIS_PRIORITY
-    tasks.queue_search(analysis, tasks.client_digest(client), base - newcomer * NEWCOMER_PENALTY)
+    searches.queue_search(
+        analysis, searches.client_digest(client), base - newcomer * NEWCOMER_PENALTY
+    )
     return analysis
 
 
 # -- finishing ------------------------------------------------------------------------------
 
 
-def play_found_win(
+def finish_found_win(
     owner: Owner, public_id: str, ply: int, version: int | None, *, pace: Pace = NO_PACE
 ) -> Outcome:
     """Play out the win a search found from the board the player saw, every move checked by
@@ -266,7 +269,7 @@ def play_found_win(
     win = game.analyses.filter(version=game.version, status=Analysis.Status.WON).first()
     if win is None or not win.moves:
         raise NoWinKnown(game)
-    return play_out(owner, game, [Move.parse(text) for text in win.moves], pace=pace, hints=1)
+    return finish_with(owner, game, [Move.parse(text) for text in win.moves], pace=pace, hints=1)
 
 
 # -- winnable deals -------------------------------------------------------------------------
@@ -288,10 +291,10 @@ def winnable_deal(owner: Owner, variant: str) -> int | None:
 def top_up(variant: str) -> bool:
     """Queue a search for more winnable deals of ``variant``, unless one is under way already:
     at most one per game at a time, however many ask, and only run when no player waits."""
-    if variant in tasks.deal_searches_under_way():
+    if variant in searches.deal_searches_under_way():
         return False
     start = random.randint(1, 10**9 - DEAL_BATCH)
-    tasks.find_winnable_deals.using(priority=TOP_UP_PRIORITY).enqueue(
-        variant, start, DEAL_BATCH, settings.SOLVER_DEAL_SECONDS
+    searches.queue_deal_search(
+        variant, start, DEAL_BATCH, settings.SOLVER_DEAL_SECONDS, TOP_UP_PRIORITY
     )
     return True

@@ -19,12 +19,12 @@ from datetime import date
 
 from django.db import IntegrityError, transaction
 
-from .. import tasks
 from ..days import WEEK, check_day, today
 from ..models import DailyDeal, DailyGame, Game
 from ..owners import Owner
 from ..rules.solver import solutions
 from ..rules.solver.grading import GRADES
+from . import searches
 from .graded import FIRST_GRADED, graded_deals, pick_unplayed
 from .play import start_game
 
@@ -43,10 +43,10 @@ def graded_deal(owner: Owner, variant: str, grade_id: str) -> int | None:
 def top_up(variant: str) -> bool:
     """Queue a grading of more deals of ``variant``, unless one is under way: at most one per
     game, run only when no player waits."""
-    if variant in tasks.gradings_under_way():
+    if variant in searches.gradings_under_way():
         return False
     start = FIRST_GRADED + random.randrange(10**8)
-    tasks.grade_deals.using(priority=tasks.LOWEST_PRIORITY).enqueue(variant, start, GRADE_BATCH)
+    searches.queue_grading(variant, start, GRADE_BATCH)
     return True
 
 

@@ -370,12 +370,12 @@ def give_up(
     return Outcome(game, game.position(), Event.GIVEN_UP)
 
 
-def play_out(
+def finish_with(
     owner: Owner, game: Game, moves: Sequence[Move], *, pace: Pace = NO_PACE, hints: int = 0
 ) -> Outcome:
     """Play ``moves`` (each checked by the engine) on ``game`` as just read, all in one write
-    conditional on its version: ``play_certain_win`` and the assist services'
-    ``play_found_win``. ``Refused`` if the engine refuses one. They are Finish's moves, not
+    conditional on its version: ``finish_certain_win`` and the assist services'
+    ``finish_found_win``. ``Refused`` if the engine refuses one. They are Finish's moves, not
     the player's: counted apart (``finish_ply``), and the win is one won with help.
     ``hints``: as many hints counted on the game, in the same write."""
     was = Before.of(game)
@@ -391,7 +391,7 @@ def play_out(
     return Outcome(game, position, Event.FINISHED, turn.played, changed, was)
 
 
-def play_certain_win(
+def finish_certain_win(
     owner: Owner, public_id: str, ply: int, version: int | None, *, pace: Pace = NO_PACE
 ) -> Outcome:
     """Play out the certain win found after the last change (``Game.finish``), from the board
@@ -399,7 +399,7 @@ def play_certain_win(
     game = read_for_play(owner, public_id, ply, version)
     if not game.finish:
         raise NoSureWin(game)
-    return play_out(owner, game, [Move.parse(text) for text in game.finish], pace=pace)
+    return finish_with(owner, game, [Move.parse(text) for text in game.finish], pace=pace)
 
 
 # -- reading and writing --------------------------------------------------------------------

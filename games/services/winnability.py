@@ -8,7 +8,7 @@ tried at T s, W won, L proved lost".
   ``record_if_fresh`` one for any position, if it is a deal's first (a search asked at ply 0);
 - ``search_deals`` does it for a run of deals and gives the wins in the format of the kept
   solutions (``{"deal", "moves"}``), for the top-up;
-- the figures are read back by ``games.selectors`` (``winnability``, ``winnabilities``,
+- the figures are read back by ``games.selectors.deals`` (``winnability``, ``winnabilities``,
   ``lost_deals``), one line per time budget.
 """
 

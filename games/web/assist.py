@@ -54,9 +54,9 @@ def analysis(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @require_POST
 @game_action
-def play_found_win(request: HttpRequest, public_id: str, seen: Seen) -> Outcome:
+def finish_found_win(request: HttpRequest, public_id: str, seen: Seen) -> Outcome:
     """Finish: play out the win a search found from the board seen."""
-    return assist.play_found_win(request.owner, public_id, seen.ply, seen.version, pace=seen.pace)
+    return assist.finish_found_win(request.owner, public_id, seen.ply, seen.version, pace=seen.pace)
 
 
 def _search(request: HttpRequest, public_id: str, kind: str) -> HttpResponse:

@@ -15,8 +15,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from solitaire import limits
 
-from .. import daily_selectors, days
+from .. import days
 from ..rules import VARIANTS
+from ..selectors.daily import daily_streak, days_won, results_of
+from ..selectors.leaderboards import game_of_day, leaderboard
 from ..services import daily
 from .draw import game_url
 from .edge import NO_SUCH_GAME, variant_or_404
@@ -35,12 +37,12 @@ def day_or_404(day: date) -> date:
 def today(request: HttpRequest) -> HttpResponse:
     """Today's deal of each game, its grade and the player's result."""
     deals = daily.todays_deals(list(VARIANTS))
-    results = daily_selectors.results_of(request.owner, deals)
+    results = results_of(request.owner, deals)
     rows = [(deal, VARIANTS[deal.variant], results.get(deal.pk)) for deal in deals]
     return render(
         request,
         "games/daily.html",
-        {"rows": rows, "day": days.today(), "streak": daily_selectors.daily_streak(request.owner)},
+        {"rows": rows, "day": days.today(), "streak": daily_streak(request.owner)},
     )
 
 
@@ -68,7 +70,7 @@ def open_daily(request: HttpRequest, variant: str, day: date) -> HttpResponse:
     owner = with_session(request)
     if owner.user is None and day == days.today():
         deal = daily.daily_deal(variant, day)
-        if daily_selectors.game_of_day(owner, deal) is None:
+        if game_of_day(owner, deal) is None:
             wait = limits.hit(
                 "daily-guests",
                 guest_address_key(request, deal.pk),
@@ -103,7 +105,7 @@ def day_page(request: HttpRequest, variant: str, day: date) -> HttpResponse:
     """A day's deal of a game: its grade, the player's game, the leaderboard."""
     rules = variant_or_404(variant)
     deal = daily.daily_deal(variant, day_or_404(day))
-    board = daily_selectors.leaderboard(deal, request.owner)
+    board = leaderboard(deal, request.owner)
     return render(
         request,
         "games/daily_day.html",
@@ -112,7 +114,7 @@ def day_page(request: HttpRequest, variant: str, day: date) -> HttpResponse:
             "deal": deal,
             "board": board,
             "is_today": day == days.today(),
-            "mine": daily_selectors.game_of_day(request.owner, deal),
+            "mine": game_of_day(request.owner, deal),
             "month_url": reverse("games:daily_month", args=[variant, day.year, day.month]),
         },
     )
@@ -129,7 +131,7 @@ def month_page(request: HttpRequest, variant: str, year: int, month: int) -> Htt
     now = days.today()
     if last < days.earliest() or first > now:
         raise Http404(NO_SUCH_GAME)
-    won = daily_selectors.days_won(request.owner, variant, first, last)
+    won = days_won(request.owner, variant, first, last)
     weeks = [
         [
             None

@@ -28,12 +28,15 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from solitaire import limits
 
-from .. import outcomes, selectors
-from ..daily_selectors import day_of_game, grade_known, grade_words
+from .. import outcomes
 from ..models import Game
 from ..outcomes import GameError, Outcome
 from ..pace import NO_PACE, Pace, drawn_at
 from ..rules import VARIANTS, Variant
+from ..selectors.daily import day_of_game
+from ..selectors.deals import grade_known, grade_words
+from ..selectors.games import game_of
+from ..selectors.stats import deal_record, win_panel
 from ..words import error_words, outcome_words
 from .draw import Gathered, draw_changes, draw_game, game_url, is_fragment
 from .motion import motion_of
@@ -117,7 +120,7 @@ def or_404[T](read: Callable[..., T], *args, **kwargs) -> T:
         raise Http404(NO_SUCH_GAME) from None
 
 
-def game_or_404(request: HttpRequest, public_id: str, read=selectors.game_of):
+def game_or_404(request: HttpRequest, public_id: str, read=game_of):
     """The player's game ``public_id`` as ``read`` reads it (a selector taking the owner and
     the id: the game whole, or its version alone), or 404."""
     return or_404(read, request.owner, public_id)
@@ -211,8 +214,8 @@ def show_game(request: HttpRequest, game: Game, position=None, **drawing) -> Htt
     whole = not is_fragment(request)
     gathered = Gathered(
         autoplay=game.autoplay_on(settings),
-        deal_record=selectors.deal_record(request.owner, game) if whole else None,
-        win=selectors.win_panel(request.owner, game) if game.status == Game.Status.WON else None,
+        deal_record=deal_record(request.owner, game) if whole else None,
+        win=win_panel(request.owner, game) if game.status == Game.Status.WON else None,
         grade=grade_words(grade_known(game.variant, game.deal)) if whole else "",
         daily=day_of_game(request.owner, game) if whole or game.is_finished else None,
     )

@@ -10,11 +10,16 @@ from django.views.decorators.http import require_GET
 
 from solitaire import clock
 
-from .. import charts, selectors
+from .. import charts
 from ..board import build_board
-from ..daily_selectors import daily_streak, grade_games
 from ..guide import game_name
 from ..rules import VARIANTS, Move
+from ..selectors import history as played
+from ..selectors import stats
+from ..selectors.daily import daily_streak
+from ..selectors.deals import grade_games, winnability
+from ..selectors.games import finished, in_progress, replayed_at
+from ..selectors.stats import Figures, Week, week_starts
 from ..words import played_words
 from .edge import game_or_404, variant_or_404
 
@@ -38,8 +43,8 @@ def my_games(request: HttpRequest) -> HttpResponse:
         request,
         "games/my_games.html",
         {
-            "games": selectors.in_progress(owner, MY_GAMES_PLAYING),
-            "finished": selectors.finished(owner, MY_GAMES_FINISHED),
+            "games": in_progress(owner, MY_GAMES_PLAYING),
+            "finished": finished(owner, MY_GAMES_FINISHED),
         },
     )
 
@@ -49,14 +54,12 @@ def statistics(request: HttpRequest, variant: str = "") -> HttpResponse:
     """The player's statistics: every game together, or one game type (``variant``)."""
     if variant:
         variant_or_404(variant)
-    figures = selectors.statistics(request.owner)
+    figures = stats.statistics(request.owner)
     shown = figures.overall
     if variant:
-        shown = figures.scope(variant) or selectors.Figures(VARIANTS[variant])
+        shown = figures.scope(variant) or Figures(VARIANTS[variant])
         if not shown.weeks:
-            shown.weeks = [
-                selectors.Week(start) for start in selectors.week_starts(clock.localdate())
-            ]
+            shown.weeks = [Week(start) for start in week_starts(clock.localdate())]
         name = game_name(variant)
         bars_title = _("%(name)s: games and wins per week") % {"name": name}
         line_title = _("%(name)s: win rate over time") % {"name": name}
@@ -76,7 +79,7 @@ def statistics(request: HttpRequest, variant: str = "") -> HttpResponse:
             "bars_title": bars_title,
             "line": charts.win_rate(shown.weeks, line_title),
             "line_title": line_title,
-            "winnability": selectors.winnability(variant) if variant else None,
+            "winnability": winnability(variant) if variant else None,
             "daily_streak": None if variant else daily_streak(request.owner),
         },
     )
@@ -99,10 +102,10 @@ def history(request: HttpRequest) -> HttpResponse:
             ("unfinished", _("unfinished")),
         ],
     }
-    if (variant and variant not in VARIANTS) or (result and result not in selectors.RESULTS):
+    if (variant and variant not in VARIANTS) or (result and result not in played.RESULTS):
         context["problem"] = _("There is no such game or result to show: choose from the lists.")
         return render(request, "games/history.html", context, status=400)
-    games = selectors.history(request.owner, variant=variant, result=result)
+    games = played.history(request.owner, variant=variant, result=result)
     page = Paginator(games, HISTORY_PAGE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
@@ -132,7 +135,7 @@ def replay_page(
     """``game`` at ``ply`` (0 to its last) on the page ``page`` (which includes the replay's
     partial), its steps linking to ``url_at(ply)``; for htmx, just the board and the steps.
     ``shown``: more for the page's template."""
-    replayed = selectors.replayed_at(game, ply)
+    replayed = replayed_at(game, ply)
     position = replayed.before
     said = ""
     if replayed.move is not None:

@@ -13,10 +13,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from solitaire import limits
 
-from .. import selectors
 from ..forms import RANDOM_DEALS, NewGameForm, parse_deal_number
 from ..guide import BUILD_WORDS, DETAILS, PYSOLFC, SUMMARIES, game_name, layout
 from ..rules import MAX_DEAL, VARIANTS
+from ..selectors.deals import winnability
+from ..selectors.games import in_progress
 from ..services import assist, daily, play
 from ..words import NO_WINNABLE_DEAL
 from .draw import game_url, go
@@ -51,7 +52,7 @@ def rules(request: HttpRequest, variant: str) -> HttpResponse:
             "build": BUILD_WORDS[rules_of.build],
             "details": DETAILS.get(variant, []),
             "pysolfc": PYSOLFC.get(variant),
-            "winnability": selectors.winnability(variant),
+            "winnability": winnability(variant),
             # In a language that keeps the game's English name, the page says why.
             "name_kept": get_language() != settings.LANGUAGE_CODE
             and game_name(variant) == rules_of.name,
@@ -100,7 +101,7 @@ def play_deal(request: HttpRequest, variant: str, deal: str) -> HttpResponse:
 
 
 def _home(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpResponse:
-    games = selectors.in_progress(request.owner, HOME_GAMES)
+    games = in_progress(request.owner, HOME_GAMES)
     variants = [(v, SUMMARIES[v.id]) for v in VARIANTS.values()]
     return render(
         request,

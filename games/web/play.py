@@ -15,10 +15,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from solitaire import limits
 
-from .. import selectors
 from ..board import build_board, picks
 from ..outcomes import Outcome
 from ..rules import Move, MoveSyntaxError
+from ..selectors.games import version_of
 from ..services import play
 from ..words import sentence
 from .draw import game_url
@@ -63,7 +63,7 @@ def poll(request: HttpRequest, public_id: str) -> HttpResponse:
     An open game page asks every few seconds. While nothing changed the answer is 204 No
     Content; else the board as it is now, for htmx to swap in (without htmx, the game page).
     """
-    current = game_or_404(request, public_id, selectors.version_of)
+    current = game_or_404(request, public_id, version_of)
     version = whole_number(request.GET.get("version", ""))
     if version == current:
         return HttpResponse(status=204)
@@ -141,10 +141,10 @@ def give_up(request: HttpRequest, public_id: str, seen: Seen) -> Outcome | HttpR
 
 @require_POST
 @game_action
-def play_out(request: HttpRequest, public_id: str, seen: Seen) -> Outcome:
+def finish_certain_win(request: HttpRequest, public_id: str, seen: Seen) -> Outcome:
     """Finish: play out the win that is certain from this board (the button shows itself when
     there is one)."""
-    return play.play_certain_win(request.owner, public_id, seen.ply, seen.version, pace=seen.pace)
+    return play.finish_certain_win(request.owner, public_id, seen.ply, seen.version, pace=seen.pace)
 
 
 @require_POST

@@ -11,10 +11,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from solitaire import clock, limits
 
-from .. import selectors
 from ..forms import RecordForm
 from ..models import Game
 from ..rules import Kept, Record, RecordError
+from ..selectors.games import game_of_record, log_of, logs_of
 from ..services import play
 from ..words import record_error_words
 from .draw import game_url
@@ -29,7 +29,7 @@ ECHO_RECORD = 2000
 def record(request: HttpRequest, public_id: str) -> HttpResponse:
     """The game as a NOTATION.md record, to download."""
     game = game_or_404(request, public_id)
-    text = _record_json(game, selectors.log_of(game))
+    text = _record_json(game, log_of(game))
     return _download(text, f"{game.variant}-{game.deal}-{game.public_id}")
 
 
@@ -44,7 +44,7 @@ def my_records(request: HttpRequest) -> HttpResponse:
     imports as it was. Two queries, however many games.
     """
     owner = request.owner
-    games, logs = selectors.logs_of(owner)
+    games, logs = logs_of(owner)
     records = [_record_json(game, logs.get(game.pk, [])) for game in games]
     now = clock.now()
     head = {
@@ -67,7 +67,7 @@ def import_record(request: HttpRequest) -> HttpResponse:
     form = RecordForm(request.POST, request.FILES)
     if form.is_valid():
         owner, record = with_session(request), form.cleaned_data["record"]
-        known = selectors.game_of_record(owner, record)
+        known = game_of_record(owner, record)
         if known is not None:
             messages.info(
                 request, _("You have this game already: here it is, as you left it, not a copy.")

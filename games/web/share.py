@@ -15,10 +15,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from solitaire import limits
 
-from .. import daily_selectors, selectors
 from ..forms import NewGameForm
 from ..images import board_png
 from ..models import Game, SharedGame
+from ..selectors import sharing as links
+from ..selectors.daily import day_not_over
+from ..selectors.deals import grade_known
+from ..selectors.games import replayed_at
 from ..services import sharing
 from .draw import game_url
 from .edge import NO_SUCH_GAME, or_404
@@ -30,7 +33,7 @@ IMAGES = "images"
 
 
 def link_or_404(token: str) -> SharedGame:
-    link = daily_selectors.shared(token)
+    link = links.shared(token)
     if link is None:
         raise Http404(NO_SUCH_GAME)
     return link
@@ -62,7 +65,7 @@ def shared(request: HttpRequest, token: str, ply: int | None = None) -> HttpResp
     link = link_or_404(token)
     game = link.game
     at = game.ply if ply is None or ply > game.ply else ply
-    hidden_day = daily_selectors.day_not_over(game)
+    hidden_day = day_not_over(game)
     if hidden_day is not None:
         at = 0  # a daily game's moves show once its day is over
     image = request.build_absolute_uri(reverse("games:shared_image", args=[token]))
@@ -73,8 +76,8 @@ def shared(request: HttpRequest, token: str, ply: int | None = None) -> HttpResp
         lambda target: reverse("games:shared_at", args=[token, target]),
         page="games/share.html",
         link=link,
-        grade=daily_selectors.grade_known(game.variant, game.deal),
-        name=daily_selectors.owner_name(game),
+        grade=grade_known(game.variant, game.deal),
+        name=links.owner_name(game),
         mine=Game.objects.owned_by(request.owner).filter(pk=game.pk).exists(),
         image_url=image,
         page_url=request.build_absolute_uri(reverse("games:shared", args=[token])),
@@ -91,13 +94,13 @@ def shared_image(request: HttpRequest, token: str) -> HttpResponse:
     """The board of the shared game as it now is, a PNG, drawn once per version of the game."""
     game = link_or_404(token).game
     # A daily game's board, while its day is not over, is the deal as dealt (its moves hidden).
-    hidden = daily_selectors.day_not_over(game) is not None
+    hidden = day_not_over(game) is not None
     # One image per link, named by what it shows: a newer version replaces the older one.
     drawn = "dealt" if hidden else str(game.version)
     kept = caches[IMAGES].get(f"share-png:{token}")
     if kept is not None and kept[0] == drawn:
         png = kept[1]
     else:
-        png = board_png(selectors.replayed_at(game, 0).before if hidden else game.position())
+        png = board_png(replayed_at(game, 0).before if hidden else game.position())
         caches[IMAGES].set(f"share-png:{token}", (drawn, png))
     return HttpResponse(png, content_type="image/png")

@@ -3,7 +3,7 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from .. import selectors
+from ..selectors.deals import lost_deals, winnabilities
 from .edge import variant_or_404
 
 
@@ -14,7 +14,7 @@ def winnability_page(request: HttpRequest, variant: str) -> HttpResponse:
         "games/winnability.html",
         {
             "variant": rules_of,
-            "rows": selectors.winnabilities(variant),
-            "lost": selectors.lost_deals(variant),
+            "rows": winnabilities(variant),
+            "lost": lost_deals(variant),
         },
     )

@@ -4,9 +4,9 @@
 An open game page polls every few seconds, and while nothing changed the poll needs only the
 game's version (games/web/play.py, ``poll``). This sets Django up as
 tests/bench/move_request.py does (a temporary SQLite file, debug off), plays its warm-up games,
-then times ``selectors.game_of`` (the game read whole through the ORM, as a page reads it) and
-``selectors.version_of`` (its version alone) on those games, in turns, with a request to
-``/healthz/`` between any two reads so that each read finds the caches as a request leaves
+then times ``game_of`` of games/selectors/games.py (the game read whole through the ORM, as a
+page reads it) and ``version_of`` (its version alone) on those games, in turns, with a request
+to ``/healthz/`` between any two reads so that each read finds the caches as a request leaves
 them. Printed for each run: both medians (µs) and their ratio.
 """
 
@@ -27,15 +27,15 @@ READS = 60
 
 
 def one_run(client, games) -> tuple[float, float]:
-    from games import selectors
     from games.owners import Owner
+    from games.selectors.games import game_of, version_of
 
     whole: list[int] = []
     version: list[int] = []
     for turn in range(READS):
         for game in games:
             owner = Owner(None, game.session_key)
-            reads = [(whole, selectors.game_of), (version, selectors.version_of)]
+            reads = [(whole, game_of), (version, version_of)]
             if turn % 2:
                 reads.reverse()
             for times, read in reads:

@@ -7,12 +7,12 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import selectors
 from games.models import Game
 from games.models import Move as MoveRow
 from games.owners import Owner
 from games.rules import Record, first_position, get_variant
 from games.rules.autoplay import next_safe_move
+from games.selectors.stats import deal_record, statistics
 from games.services import play as services
 
 from .conftest import (
@@ -107,7 +107,7 @@ class TestStatistics:
         alone = services.start_from_record(owner, record)
         # The same win, most of it played by the automatic moves in one of them.
         Game.objects.filter(pk=helped.pk).update(automatic_ply=record_length(record) - 100)
-        figures = selectors.statistics(owner).overall
+        figures = statistics(owner).overall
         assert figures.fewest.public_id == helped.public_id and figures.fewest.moves == 100
         assert figures.average_moves == (100 + record_length(record)) / 2
         html = client.get("/my/statistics/").content.decode()
@@ -119,7 +119,7 @@ class TestStatistics:
         owner = Owner(session_key=client.session.session_key)
         first = services.start_from_record(owner, won_record())
         Game.objects.filter(pk=first.pk).update(automatic_ply=300)
-        record = selectors.deal_record(owner, game)
+        record = deal_record(owner, game)
         assert record.best.public_id == first.public_id
         assert record.best.moves == record_length(won_record()) - 300
 
@@ -140,7 +140,7 @@ class TestAutomaticMovesOnTheDeal:
         assert game.snapshot == replayed(game) and next_safe_move(game.position()) is None
         # Not a game played yet: no first move, not counted, and the deal link reuses it.
         assert game.first_move_at is None and game.move_count == 0
-        assert selectors.statistics(Owner(session_key=game.session_key)).overall.played == 0
+        assert statistics(Owner(session_key=game.session_key)).overall.played == 0
         again = client.get(reverse("pages:play_deal", args=["forty-thieves", deal]))
         assert again["Location"] == url("game", game)
 

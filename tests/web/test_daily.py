@@ -12,11 +12,13 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import daily_selectors, days, integrity
+from games import days, integrity
 from games.models import DailyDeal, DailyGame, Game, GradedDeal
 from games.owners import Owner
 from games.rules import VARIANTS, Move
 from games.rules.solver.grading import measure
+from games.selectors.daily import daily_streak
+from games.selectors.leaderboards import TOP, leaderboard, ranked_games
 from games.services import daily, play
 from games.services.graded import graded_deals
 from solitaire import clock as site_clock
@@ -169,7 +171,7 @@ class TestTheLeaderboard:
         win(play_today(clients[1]), 100, 90_000)
         win(play_today(clients[2]), 100, 80_000)
         deal = DailyDeal.objects.get()
-        ranked = daily_selectors.leaderboard(deal, Owner()).rows
+        ranked = leaderboard(deal, Owner()).rows
         assert [(r.moves, r.milliseconds) for r in ranked] == [
             (100, 80_000),
             (100, 90_000),
@@ -210,24 +212,24 @@ class TestTheLeaderboard:
             won = play.play(owner, game.public_id, ply, None, Move.parse(text), {"lucas": False})
         assert won.game.status == Game.Status.WON and not won.game.helped
         deal = DailyDeal.objects.get()
-        rows = daily_selectors.leaderboard(deal, owner).rows
+        rows = leaderboard(deal, owner).rows
         assert [(r.public_id, r.mine) for r in rows] == [(game.public_id, True)]
-        for ranked in daily_selectors.ranked_games(deal):
+        for ranked in ranked_games(deal):
             log = ranked.moves.order_by("ply").values_list("ply", "notation", "automatic")
             assert integrity.check_game(ranked, list(log)) == []
 
     def test_own_row_outside_the_top_is_marked_and_shown(self, client):
         deal = daily.daily_deal("lucas", days.today())
         others = []
-        for n in range(daily_selectors.TOP + 2):
+        for n in range(TOP + 2):
             game = Game.objects.create(
                 session_key=f"s{n}", variant="lucas", deal=deal.deal, snapshot="x"
             )
             DailyGame.objects.create(daily=deal, game=game)
             others.append(win(game, 50 + n, 600_000))
         mine = win(play_today(client), 500, 600_000)
-        board = daily_selectors.leaderboard(deal, _owner(client))
-        assert len(board.rows) == daily_selectors.TOP
+        board = leaderboard(deal, _owner(client))
+        assert len(board.rows) == TOP
         assert board.own is not None and board.own.mine and board.own.rank == len(others) + 1
         assert board.own.public_id == mine.public_id
         page = board_of(client)
@@ -291,7 +293,7 @@ class TestTheDailyStreak:
             clock.moment = WEDNESDAY - timedelta(days=offset)
             win(play_today(client, "maria"), 90, 600_000)
         clock.moment = WEDNESDAY
-        assert daily_selectors.daily_streak(_owner(client)) == 2
+        assert daily_streak(_owner(client)) == 2
         page = client.get(reverse("games:daily")).content.decode()
         assert "Your daily streak: 2 days in a row." in page
 
@@ -299,7 +301,7 @@ class TestTheDailyStreak:
         yesterday = days.today() - timedelta(days=1)
         response = client.post(reverse("games:daily_play_day", args=["maria", yesterday]))
         win(Game.objects.get(public_id=response["Location"].split("/")[2]), 90, 600_000)
-        assert daily_selectors.daily_streak(_owner(client)) == 0
+        assert daily_streak(_owner(client)) == 0
 
     def test_the_statistics_show_it(self, client):
         win(play_today(client, "maria"), 90, 600_000)

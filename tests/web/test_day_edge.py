@@ -10,12 +10,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import formats
 
-from games import daily_selectors
 from games.models import DailyDeal, Game
 from games.owners import Owner
 from games.rules import Move
 from games.rules.solver import solve
 from games.rules.solver.grading import GRADE_NODES
+from games.selectors.leaderboards import leaderboard
 from games.services import play
 from solitaire import clock as site_clock
 
@@ -68,10 +68,7 @@ def win_at(client: Client, clock, moment: datetime) -> tuple[Game, str]:
 
 def ranked(game: Game) -> list[str]:
     deal = DailyDeal.objects.get(games__game=game)
-    return [
-        row.public_id
-        for row in daily_selectors.leaderboard(deal, Owner(session_key="someone-else")).rows
-    ]
+    return [row.public_id for row in leaderboard(deal, Owner(session_key="someone-else")).rows]
 
 
 def day_page(client: Client, game: Game) -> str:

@@ -9,9 +9,9 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from games import daily_selectors
 from games.models import DailyDeal, Game
 from games.owners import Owner
+from games.selectors.leaderboards import leaderboard
 
 from .conftest import post_move
 from .test_accounts import LOGOUT, log_in, make_user
@@ -30,7 +30,7 @@ def wednesday(clock):
 def rows(game: Game) -> list[str]:
     deal = DailyDeal.objects.get(games__game=game)
     reader = Owner(session_key="someone-else")
-    return [row.public_id for row in daily_selectors.leaderboard(deal, reader).rows]
+    return [row.public_id for row in leaderboard(deal, reader).rows]
 
 
 class TestOnePlayerOneRow:

@@ -14,7 +14,7 @@ from games import tasks
 from games.models import Game, GradedDeal
 from games.rules import VARIANTS
 from games.rules.solver import grading
-from games.services import daily, graded
+from games.services import daily, graded, searches
 
 from .conftest import post_move, start
 
@@ -99,7 +99,7 @@ class TestNewGameAtADifficulty:
     def test_a_pool_running_low_asks_the_workers_for_more_once(self, client):
         new_at(client, "maria", "expert")
         new_at(client, "maria", "expert")
-        assert tasks.gradings_under_way() == {"maria"}
+        assert searches.gradings_under_way() == {"maria"}
 
     def test_with_no_deal_of_that_grade_a_random_deal_is_dealt_and_the_page_says_so(
         self, client, monkeypatch

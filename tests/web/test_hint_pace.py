@@ -7,8 +7,8 @@ import pytest
 from django.conf import settings
 from django_tasks_db.models import DBTaskResult
 
-from games import tasks
 from games.models import Analysis, Game
+from games.services.searches import waiting_searches
 
 from .conftest import post_move, start
 from .solver_support import answer, ask, run_worker, shown_move
@@ -99,7 +99,7 @@ class TestTheQueue:
             post_move(client, game, "deal")
             assert ask(client, "analysis", game).status_code == 200, n
             clock.now += 5
-        assert tasks.waiting_searches().count() == 1
+        assert waiting_searches().count() == 1
 
 
 class TestNewSearchesStillLimited:

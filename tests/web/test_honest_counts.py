@@ -10,11 +10,13 @@ import pytest
 from django.apps import apps
 from django.urls import reverse
 
-from games import daily_selectors, days, integrity, selectors
+from games import days, integrity
 from games.models import Analysis, DailyDeal, Game
 from games.owners import Owner
 from games.rules import Move
 from games.rules.solver.grading import measure
+from games.selectors.leaderboards import HELPED_WORDS, leaderboard
+from games.selectors.stats import deal_record, statistics
 from games.services import assist, daily, play
 
 from .conftest import HTMX, board, post_move, url, won_record
@@ -120,7 +122,7 @@ class TestWonWithHelp:
     def test_statistics_count_wins_with_help_apart_and_never_as_the_best(self, client):
         helped = near_win(client, LEFT)
         finish_certain_win(client, helped)
-        overall = selectors.statistics(owner_of(client)).overall
+        overall = statistics(owner_of(client)).overall
         assert (overall.won, overall.won_with_help, overall.won_without_help) == (1, 1, 0)
         assert overall.fewest is None and overall.fastest is None
         assert overall.average_moves is None and overall.clean_wins == 0
@@ -131,7 +133,7 @@ class TestWonWithHelp:
 
         alone = near_win(client, LEFT)
         win_by_hand(client, alone)
-        overall = selectors.statistics(owner_of(client)).overall
+        overall = statistics(owner_of(client)).overall
         assert (overall.won, overall.won_with_help, overall.won_without_help) == (2, 1, 1)
         assert overall.fewest.public_id == alone.public_id
         assert overall.fewest.moves == len(won_record().moves)
@@ -142,7 +144,7 @@ class TestWonWithHelp:
         Game.objects.filter(pk=game.pk).update(hint_count=1)
         html = win_by_hand(client, game).text
         assert 'data-win="helped"' in html
-        assert selectors.statistics(owner_of(client)).overall.won_with_help == 1
+        assert statistics(owner_of(client)).overall.won_with_help == 1
 
     def test_a_win_with_help_is_not_the_best_on_its_deal(self, client):
         alone = near_win(client, LEFT)
@@ -153,13 +155,13 @@ class TestWonWithHelp:
         assert helped.player_moves < alone.player_moves
         shown = figures(response.text)
         assert shown["best"] == f"{alone.player_moves} moves, {alone.clock}"
-        record = selectors.deal_record(owner_of(client), near_win(client, 30))
+        record = deal_record(owner_of(client), near_win(client, 30))
         assert record.best.public_id == alone.public_id
 
     def test_the_first_win_of_a_deal_with_help_is_no_best(self, client):
         response = finish_certain_win(client, game := near_win(client, LEFT))
         assert figures(response.text)["best"] == "No win without help yet"
-        assert selectors.deal_record(owner_of(client), near_win(client, 30)).best is None
+        assert deal_record(owner_of(client), near_win(client, 30)).best is None
         assert game.helped
 
     def test_history_and_my_games_say_won_with_help(self, client):
@@ -216,18 +218,18 @@ class TestDailyRanking:
                 break
         game = outcome.game
         assert game.status == "playing" and game.finish and game.hint_count == 0
-        won = play.play_certain_win(owner, game.public_id, game.ply, game.version).game
+        won = play.finish_certain_win(owner, game.public_id, game.ply, game.version).game
         assert won.status == "won" and won.finish_ply == len(game.finish)
         deal = DailyDeal.objects.get()
-        board = daily_selectors.leaderboard(deal, owner)
-        assert board.rows == [] and board.unranked == str(daily_selectors.HELPED_WORDS)
+        board = leaderboard(deal, owner)
+        assert board.rows == [] and board.unranked == str(HELPED_WORDS)
 
 
 class TestMigration:
     def test_a_search_s_finish_is_found_again_in_the_games_stored_before(self, client):
         found = near_win(client, LEFT)
         found_win(found, Analysis.Kind.HINT)
-        assist.play_found_win(owner_of(client), found.public_id, found.ply, found.version)
+        assist.finish_found_win(owner_of(client), found.public_id, found.ply, found.version)
         certain = near_win(client, LEFT)
         finish_certain_win(client, certain)
         Game.objects.update(finish_ply=0)  # as stored before the migration

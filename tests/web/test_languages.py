@@ -12,9 +12,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import formats, timezone, translation
 
-from games import selectors
 from games.models import Game
 from games.owners import Owner
+from games.selectors.stats import statistics
 from solitaire import clock as site_clock
 from solitaire.accounts.models import Preferences
 
@@ -112,11 +112,11 @@ class TestTimeZone:
         monday_morning = datetime(2026, 11, 29, 23, 0, tzinfo=UTC)  # Mon 30 Nov, 06:00 UTC+7
         Game.objects.filter(pk=game.pk).update(first_move_at=monday_morning)
         with timezone.override("Asia/Ho_Chi_Minh"):
-            weeks = selectors.statistics(owner, today=date(2026, 12, 1)).overall.weeks
+            weeks = statistics(owner, today=date(2026, 12, 1)).overall.weeks
         this_week = weeks[-1]
         assert this_week.start == date(2026, 11, 30) and this_week.games == 1
         with timezone.override("UTC"):
-            weeks = selectors.statistics(owner, today=date(2026, 12, 1)).overall.weeks
+            weeks = statistics(owner, today=date(2026, 12, 1)).overall.weeks
         assert weeks[-1].games == 0 and weeks[-2].games == 1
 
 

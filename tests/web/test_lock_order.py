@@ -12,10 +12,9 @@ import pytest
 from django.db import OperationalError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games import tasks
 from games.models import Analysis, Game
 from games.owners import Owner
-from games.services import assist
+from games.services import assist, searches
 
 from .conftest import HTMX, board, legal_move, post_move, start, url
 from .solver_support import ask
@@ -48,7 +47,7 @@ def test_the_worker_locks_the_game_before_its_search(client, settings):
     ask(client, "hint", game)
     analysis = Analysis.objects.get(game=game)
     with CaptureQueriesContext(connection) as seen:
-        tasks.run_search(analysis.pk)
+        searches.run_search(analysis.pk)
     locks = locks_of([q["sql"] for q in seen.captured_queries])
     assert locks[:2] == ["games_game", "games_analysis"], locks
     # No statement locks both at once, in an order of the planner's choosing.
@@ -94,7 +93,7 @@ def test_a_search_taken_while_its_player_asks_again_waits_for_the_game_without_a
 
     def worker() -> None:
         try:
-            answers.append(tasks.run_search(first.pk))
+            answers.append(searches.run_search(first.pk))
         except BaseException as error:
             answers.append(error)
         finally:

@@ -5,12 +5,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import selectors
 from games.integrity import check_game
 from games.models import Game
 from games.models import Move as MoveRow
 from games.rules import Record, replay
 from games.rules.turn import CHECKPOINT_EVERY, MAX_PLY
+from games.selectors.games import replayed_at
 from games.services.play import UNDO_READS
 
 from . import services_support as services
@@ -115,7 +115,7 @@ class TestReplayAtTenThousand:
         moves = endless_moves(MAX_PLY)
         game = imported(client, moves)
         for ply in (0, 1, 49, 50, 51, 5_000, 9_999, MAX_PLY):
-            shown = selectors.replayed_at(game, ply)
+            shown = replayed_at(game, ply)
             before = replay(Record("forty-thieves", 3, moves[: max(ply - 1, 0)]))
             assert shown.before.text() == before.text()
             assert shown.move == (moves[ply - 1] if ply else None)

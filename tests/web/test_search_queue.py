@@ -14,9 +14,8 @@ from django.test import Client
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
-from games import tasks
 from games.models import Analysis
-from games.services import assist
+from games.services import assist, searches
 from solitaire import clock as site_clock
 
 from .conftest import post_move, start, url
@@ -294,7 +293,7 @@ class TestLostWorkers:
             f"task {lost_run.pk} (games.tasks.search) failed: its worker stopped while running it"
         ]
         assert lost_run.status == "FAILED"
-        assert lost_run.exception_class_path == "games.tasks.WorkerLost"
+        assert lost_run.exception_class_path == "games.services.searches.WorkerLost"
         assert not DBTaskResult.objects.running().exists()
         # Queued once more: the next worker answers it.
         run_worker()
@@ -323,7 +322,7 @@ class TestLostWorkers:
             started_at=long_ago
         )
         cache.clear()
-        assert tasks.recover_lost() == 1
+        assert searches.recover_lost() == 1
 
     def test_a_run_that_failed_before_it_searched_is_tried_again(self, taken, client, caplog):
         game, run = taken
@@ -342,6 +341,6 @@ class TestLostWorkers:
         an_hour_ago = site_clock.now() - timedelta(hours=1)
         DBTaskResult.objects.filter(pk=run.pk).update(started_at=an_hour_ago)
         assert not assist.top_up("forty-thieves")  # one is under way, as far as anyone knows
-        assert tasks.recover_lost() == 1
+        assert searches.recover_lost() == 1
         assert DBTaskResult.objects.get(pk=run.pk).status == "FAILED"
         assert assist.top_up("forty-thieves")

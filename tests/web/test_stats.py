@@ -10,10 +10,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import charts
-from games import selectors as stats
 from games.models import Game
 from games.owners import Owner
 from games.rules import Move, Record
+from games.selectors.stats import WEEKS, Week, statistics, week_starts
 from solitaire import clock as site_clock
 
 from . import services_support as services
@@ -66,20 +66,20 @@ def page(client, path: str = STATS) -> str:
 class TestDefinitions:
     def test_a_win_is_all_cards_on_the_foundations(self, client, player):
         won(player)
-        figures = stats.statistics(player).overall
+        figures = statistics(player).overall
         assert (figures.played, figures.won, figures.lost, figures.unfinished) == (1, 1, 0, 0)
         assert figures.win_rate == 1
 
     def test_giving_up_is_a_loss(self, client, player):
         given_up(player)
-        figures = stats.statistics(player).overall
+        figures = statistics(player).overall
         assert (figures.played, figures.won, figures.lost) == (1, 0, 1)
         assert figures.win_rate == 0
 
     def test_a_stuck_game_is_a_loss_and_has_finished(self, client, player):
         game = stuck(player)
         assert game.status == "stuck" and game.finished_at is not None
-        figures = stats.statistics(player).overall
+        figures = statistics(player).overall
         assert (figures.lost, figures.unfinished) == (1, 0)
 
     def test_undoing_out_of_stuck_makes_the_game_unfinished_again(self, client, player):
@@ -87,7 +87,7 @@ class TestDefinitions:
         services.undo(game, game.ply)
         game.refresh_from_db()
         assert game.status == "playing" and game.finished_at is None
-        figures = stats.statistics(player).overall
+        figures = statistics(player).overall
         assert (figures.played, figures.lost, figures.unfinished) == (1, 0, 1)
         assert figures.win_rate is None and figures.current_streak == 0
 
@@ -96,31 +96,31 @@ class TestDefinitions:
         services.restart(game)
         game.refresh_from_db()
         assert game.status == "playing" and game.finished_at is None
-        assert stats.statistics(player).overall.unfinished == 1
+        assert statistics(player).overall.unfinished == 1
 
     def test_a_game_with_no_move_does_not_count(self, client, player):
         services.start_game(player, "forty-thieves", 1)
         services.give_up(services.start_game(player, "lucas", 2))
-        figures = stats.statistics(player).overall
+        figures = statistics(player).overall
         assert (figures.played, figures.won, figures.lost) == (0, 0, 0)
         assert "No game counts yet" in page(client)
 
     def test_a_game_counts_once_its_first_move_is_made(self, client):
         game = start(client)
-        assert stats.statistics(Owner(session_key=client.session.session_key)).overall.played == 0
+        assert statistics(Owner(session_key=client.session.session_key)).overall.played == 0
         client.post(
             url("move", game),
             {"move": legal_move(game), "version": version_of(game), "ply": 0},
             headers=HTMX,
         )
-        assert stats.statistics(Owner(session_key=client.session.session_key)).overall.played == 1
+        assert statistics(Owner(session_key=client.session.session_key)).overall.played == 1
 
     def test_win_rate_leaves_out_unfinished_games(self, client, player):
         won(player)
         given_up(player)
         unfinished(player)
         unfinished(player, "maria")
-        figures = stats.statistics(player).overall
+        figures = statistics(player).overall
         assert (figures.played, figures.unfinished) == (4, 2)
         assert figures.win_rate == 0.5
 
@@ -131,7 +131,7 @@ class TestDefinitions:
         won(player)
         stuck(player)  # Forty Thieves
         won(player)
-        result = stats.statistics(player)
+        result = statistics(player)
         overall = result.overall
         assert (overall.current_streak, overall.current_streak_won) == (1, True)
         assert overall.best_streak == 2
@@ -145,7 +145,7 @@ class TestDefinitions:
         services.play(first, 0, Move.parse("deal"), autoplay=False)
         won(player)
         services.give_up(first)  # began first, finished last
-        overall = stats.statistics(player).overall
+        overall = statistics(player).overall
         assert (overall.current_streak, overall.current_streak_won) == (1, False)
 
 
@@ -170,14 +170,14 @@ class TestFigures:
         services.play(game, game.ply, Move.parse(record.moves[-1]), autoplay=False)
         game.refresh_from_db()
         assert game.status == "won" and game.undo_count == 1
-        assert stats.statistics(player).overall.clean_wins == 1
-        assert stats.statistics(player).overall.won == 2
+        assert statistics(player).overall.clean_wins == 1
+        assert statistics(player).overall.won == 2
 
     def test_fastest_win_is_the_one_with_least_time(self, client, player):
         slow, fast = won(player), won(player)
         slow.milliseconds_played, fast.milliseconds_played = 600_400, 299_800
         Game.objects.bulk_update([slow, fast], ["milliseconds_played"])
-        figures = stats.statistics(player).overall
+        figures = statistics(player).overall
         assert figures.fastest.public_id == fast.public_id
         assert figures.fastest.clock == "4:59"
         assert figures.average_milliseconds == 450_100
@@ -239,16 +239,16 @@ class TestCharts:
         assert 'class="games"' in bars and 'width="59.6"' in bars
 
     def test_a_week_with_no_game_before_the_first_is_left_out(self):
-        weeks = [stats.Week(date(2026, 11, 2)), stats.Week(date(2026, 11, 9), games=1)]
-        weeks.append(stats.Week(date(2026, 11, 16)))
+        weeks = [Week(date(2026, 11, 2)), Week(date(2026, 11, 9), games=1)]
+        weeks.append(Week(date(2026, 11, 16)))
         assert [w.start.day for w in charts.weeks_with_data(weeks)] == [9, 16]
-        assert len(charts.weeks_with_data([stats.Week(date(2026, 11, 2))] * 3)) == 1
+        assert len(charts.weeks_with_data([Week(date(2026, 11, 2))] * 3)) == 1
 
     def test_weeks_count_games_begun_and_won_and_the_win_rate_so_far(self, client, player):
         won(player)
         given_up(player)
-        weeks = stats.statistics(player).overall.weeks
-        assert len(weeks) == stats.WEEKS
+        weeks = statistics(player).overall.weeks
+        assert len(weeks) == WEEKS
         assert (weeks[-1].games, weeks[-1].wins, weeks[-1].losses) == (2, 1, 1)
         assert weeks[-1].rate == 0.5 and weeks[0].rate is None
 
@@ -257,14 +257,14 @@ class TestCharts:
         long_ago = site_clock.now() - timedelta(weeks=60)
         Game.objects.filter(pk=old.pk).update(first_move_at=long_ago, finished_at=long_ago)
         given_up(player)
-        weeks = stats.statistics(player).overall.weeks
+        weeks = statistics(player).overall.weeks
         assert weeks[0].rate == 1 and weeks[-1].rate == 0.5
         assert sum(w.games for w in weeks) == 1
 
     def test_weeks_are_iso_weeks_ending_with_this_one(self):
-        starts = stats.week_starts(date(2026, 11, 29))  # a Sunday
+        starts = week_starts(date(2026, 11, 29))  # a Sunday
         assert starts[-1] == date(2026, 11, 23) and starts[-1].weekday() == 0
-        assert starts[0] == date(2026, 11, 23) - timedelta(weeks=stats.WEEKS - 1)
+        assert starts[0] == date(2026, 11, 23) - timedelta(weeks=WEEKS - 1)
 
 
 class TestQueries:
@@ -323,5 +323,5 @@ class TestQueries:
 )
 def test_the_charts_weeks_are_dated_as_each_language_writes_a_short_date(language, june, july):
     with translation.override(language):
-        labels = [charts.week_label(stats.Week(date(2026, month, 15))) for month in (6, 7)]
+        labels = [charts.week_label(Week(date(2026, month, 15))) for month in (6, 7)]
     assert labels == [june, july]

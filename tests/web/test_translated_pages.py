@@ -110,7 +110,7 @@ def requests_of(client: Client, game: Game, won: Game) -> list[tuple[str, str, s
         ("pages:play_deal", "get", reverse("pages:play_deal", args=["maria", "x"]), {}),
         ("pages:winnability", "get", reverse("pages:winnability", args=["maria"]), {}),
         ("games:health", "get", reverse("games:health"), {}),
-        ("ready", "get", reverse("ready"), {}),
+        ("games:ready", "get", reverse("games:ready"), {}),
         ("games:new", "post", reverse("games:new"), {"variant": "nope"}),
         ("games:import", "get", reverse("games:import"), {}),
         ("games:import", "post", reverse("games:import"), {"text": '{"version": 1}'}),
@@ -255,7 +255,12 @@ def test_no_page_shows_the_same_english_words_in_another_language(player, langua
     same = []
     for name, method, path, data in requests_of(client, game, won):
         # Not pages: the health checks and records are for machines, in no language.
-        if method != "get" or name in ("games:health", "ready", "games:record", "games:my_records"):
+        if method != "get" or name in (
+            "games:health",
+            "games:ready",
+            "games:record",
+            "games:my_records",
+        ):
             continue
         pages = {}
         for shown in (settings.LANGUAGE_CODE, language):

@@ -6,10 +6,11 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from games import selectors, tasks
+from games import tasks
 from games.models import DealSearch
 from games.rules import VARIANTS, Move, first_position
 from games.rules.solver import LOST, UNKNOWN, WON, SolveResult
+from games.selectors import deals
 from games.services import winnability
 
 from .conftest import post_move, start
@@ -46,13 +47,13 @@ def test_the_figures_are_per_budget_the_most_searched_first(db):
     for deal, status in enumerate([WON, WON, LOST, UNKNOWN], 1):
         winnability.record_search("maria", deal, 10, answer(status))
     winnability.record_search("maria", 1, 60, answer(WON))
-    rows = selectors.winnabilities("maria")
+    rows = deals.winnabilities("maria")
     assert [(r.seconds, r.tried, r.won, r.lost, r.unknown) for r in rows] == [
         (10.0, 4, 2, 1, 1),
         (60.0, 1, 1, 0, 0),
     ]
     assert rows[0].won_percent == 50
-    assert selectors.winnability("lucas") is None
+    assert deals.winnability("lucas") is None
 
 
 def test_the_rules_page_says_how_winnable_the_game_is(client):

@@ -9,10 +9,10 @@ from django.core.management import call_command
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
-from games import tasks
 from games.models import Game, WinnableDeal
 from games.rules import VARIANTS, Record, replay
 from games.services import assist as solving
+from games.services import searches
 from games.tasks import find_winnable_deals
 
 from .conftest import start
@@ -71,9 +71,9 @@ class TestTheSearchTask:
             {"deal": deal + 1, "moves": moves},  # another deal's moves
             {"deal": deal, "moves": ["t1-t99"]},  # not even a move of this game
         ]
-        assert tasks.store_winnable(variant, wrong) == []
+        assert searches.store_winnable(variant, wrong) == []
         assert not WinnableDeal.objects.exists()
-        assert tasks.store_winnable(variant, [{"deal": deal, "moves": moves}]) == [deal]
+        assert searches.store_winnable(variant, [{"deal": deal, "moves": moves}]) == [deal]
 
     def test_the_command_tops_up_by_hand(self, db):
         variant, deal = EASY

@@ -5,9 +5,8 @@ import secrets
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import tasks as assist_tasks
 from games.rules import VARIANTS
-from games.services import assist, winnability
+from games.services import assist, searches, winnability
 from games.tasks import find_winnable_deals
 
 
@@ -36,7 +35,7 @@ class Command(BaseCommand):
             self.stdout.write(f"queued: {game} deals {start} to {start + count - 1}")
             return
         found = winnability.search_deals(game, start, count, seconds)  # each answer recorded
-        stored = assist_tasks.store_winnable(game, found)
+        stored = searches.store_winnable(game, found)
         known = len(assist.winnable_deals(game))
         self.stdout.write(
             f"{game}: tried deals {start} to {start + count - 1}, stored {len(stored)} new "

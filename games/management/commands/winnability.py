@@ -6,10 +6,11 @@ import math
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import selectors
 from games.models import DealSearch
 from games.rules import MAX_DEAL, VARIANTS
 from games.services import winnability
+
+from ...selectors.deals import winnabilities
 
 
 class Command(BaseCommand):
@@ -46,7 +47,7 @@ class Command(BaseCommand):
                     f"{result.seconds:.1f} s)"
                 )
             number += 1
-        figures = selectors.winnabilities(game)
+        figures = winnabilities(game)
         for row in figures:
             if row.seconds == seconds:
                 self.stdout.write(

@@ -1,5 +1,5 @@
-"""Read-only queries: a player's games, statistics, history and per-deal bests, and a game at
-any ply for the replay viewer. Every game is read through ``Game.objects.owned_by``.
+"""A player's statistics, the best on a deal and the panel of a win. Every game is read
+through ``Game.objects.owned_by``.
 
 The definitions (the statistics page states them too):
 
@@ -33,24 +33,18 @@ from django.utils import timezone
 
 from solitaire import clock
 
-from .models import HELPED, PLAYER_MOVES, DealSearch, Game, clock_text
-from .models import Move as MoveRow
-from .owners import Owner
-from .rules import VARIANTS, Position, Record, Variant
-from .rules.turn import CHECKPOINT_EVERY
+from ..models import HELPED, PLAYER_MOVES, Game, clock_text
+from ..owners import Owner
+from ..rules import VARIANTS, Variant
 
 WON = Game.Status.WON
+
+
 LOST = (Game.Status.GIVEN_UP, Game.Status.STUCK)
+
+
 #: How many weeks the charts show, this week last.
 WEEKS = 26
-#: The history's result filter: its values and the games each keeps.
-RESULTS = {
-    "won": Q(status=WON),
-    "won-without-help": Q(status=WON) & ~HELPED,
-    "won-with-help": Q(status=WON) & HELPED,
-    "lost": Q(status__in=LOST),
-    "unfinished": Q(status=Game.Status.PLAYING),
-}
 
 
 @dataclass(frozen=True)
@@ -327,20 +321,6 @@ def _weeks(games: QuerySet, scopes: dict[str, Figures], overall: Figures, today:
             week.rate = won / (won + lost) if won + lost else None
 
 
-# -- history and per-deal bests --------------------------------------------------------------
-
-
-def history(owner: Owner, *, variant: str = "", result: str = "") -> QuerySet:
-    """The games of ``owner`` that count, last played first; of one game type and result if
-    asked (``result`` a key of RESULTS)."""
-    games = counted(owner)
-    if variant:
-        games = games.filter(variant=variant)
-    if result:
-        games = games.filter(RESULTS[result])
-    return games.order_by("-updated_at", "-pk")
-
-
 @dataclass(frozen=True)
 class DealRecord:
     """The player's other games of one deal: how many, and the best win without help (fewest
@@ -414,144 +394,3 @@ def win_panel(owner: Owner, game: Game) -> WinPanel:
     if last_loss is not None:
         wins = wins.filter(finished_at__gt=last_loss)
     return WinPanel(best, new_best, wins.count())
-
-
-# -- games ------------------------------------------------------------------------------------
-
-
-def game_of(owner: Owner, public_id: str) -> Game:
-    """The owner's game ``public_id`` (``Game.DoesNotExist`` if the owner has none)."""
-    return Game.objects.owned_by(owner).get(public_id=public_id)
-
-
-def version_of(owner: Owner, public_id: str) -> int:
-    """The version of the owner's game ``public_id`` (``Game.DoesNotExist`` if the owner has
-    none): what an open page's poll compares with the board it shows, read without the rest of
-    the row (its snapshot, its JSON, a model to build)."""
-    return Game.objects.owned_by(owner).values_list("version", flat=True).get(public_id=public_id)
-
-
-def in_progress(owner: Owner, limit: int) -> QuerySet:
-    """The owner's games in progress, last played first."""
-    return Game.objects.owned_by(owner).in_progress().order_by("-updated_at")[:limit]
-
-
-def finished(owner: Owner, limit: int) -> QuerySet:
-    """The owner's finished games, newest first: a finished game is played no more, so the
-    time it ended is the last time it was played (and an index holds that time)."""
-    return Game.objects.owned_by(owner).finished().order_by("-finished_at", "-pk")[:limit]
-
-
-def log_of(game: Game) -> list[tuple[str, bool]]:
-    """The game's moves in order: each in the notation, and whether the automatic moves
-    played it."""
-    return list(game.moves.order_by("ply").values_list("notation", "automatic"))
-
-
-def logs_of(owner: Owner) -> tuple[list[Game], dict[int, list[tuple[str, bool]]]]:
-    """Every game of the owner, oldest first, and each one's log (as ``log_of``): two
-    queries."""
-    games = Game.objects.owned_by(owner)
-    logs: dict[int, list[tuple[str, bool]]] = {}
-    rows = MoveRow.objects.filter(game__in=games).order_by("game_id", "ply")
-    for game_id, notation, automatic in rows.values_list(
-        "game_id", "notation", "automatic"
-    ).iterator():
-        logs.setdefault(game_id, []).append((notation, automatic))
-    return list(games.select_related("owner").order_by("created_at", "pk")), logs
-
-
-#: The most of the player's games of one deal and length whose logs a record is held against.
-SAME_GAME_CANDIDATES = 10
-
-
-def game_of_record(owner: Owner, record: Record) -> Game | None:
-    """The owner's game that ``record`` is the record of: of its game and deal, its log
-    exactly the record's moves (the last played if several); None if none. Importing a record
-    of a game the player has opens that game rather than making it again."""
-    candidates = (
-        Game.objects.owned_by(owner)
-        .filter(variant=record.variant, deal=str(record.deal), ply=len(record.moves))
-        .order_by("-updated_at", "-pk")[:SAME_GAME_CANDIDATES]
-    )
-    for game in candidates:
-        if list(game.moves.order_by("ply").values_list("notation", flat=True)) == record.moves:
-            return game
-    return None
-
-
-@dataclass(frozen=True)
-class Replayed:
-    """A game at one ply: the position before its last move, and that move (None at ply 0)."""
-
-    before: Position
-    move: str | None
-
-
-def replayed_at(game: Game, ply: int) -> Replayed:
-    """``game`` (the player's, already read) at ``ply`` (0 to ``game.ply``), from the nearest
-    checkpoint: its cost does not grow with the game's length."""
-    rows = list(
-        game.moves.filter(ply__gt=max(ply - CHECKPOINT_EVERY - 1, 0), ply__lte=ply)
-        .order_by("ply")
-        .only("ply", "notation", "checkpoint")
-    )
-    before = game.position_after(rows[:-1])
-    if before is None:  # a game stored before checkpoints: from the deal
-        rows = list(
-            game.moves.filter(ply__lte=ply).order_by("ply").only("ply", "notation", "checkpoint")
-        )
-        before = game.position_after(rows[:-1])
-    return Replayed(before, rows[-1].notation if rows else None)
-
-
-# -- how winnable each game is (the searches of fresh deals: services.winnability) --------
-
-
-@dataclass(frozen=True)
-class Winnability:
-    """What the searches of one game at one time budget found."""
-
-    variant: str
-    seconds: float
-    tried: int
-    won: int
-    lost: int
-
-    @property
-    def unknown(self) -> int:
-        return self.tried - self.won - self.lost
-
-    @property
-    def won_percent(self) -> int:
-        """The share of the deals tried that were won, in whole percent."""
-        return round(100 * self.won / self.tried) if self.tried else 0
-
-
-def winnabilities(variant: str) -> list[Winnability]:
-    """The figures of ``variant`` for each time budget searched, the most deals first."""
-    rows = (
-        DealSearch.objects.filter(variant=variant)
-        .values("seconds")
-        .annotate(
-            tried=Count("id"),
-            won=Count("id", filter=Q(status=DealSearch.Status.WON)),
-            lost=Count("id", filter=Q(status=DealSearch.Status.LOST)),
-        )
-        .order_by("-tried", "-seconds")
-    )
-    return [Winnability(variant, r["seconds"], r["tried"], r["won"], r["lost"]) for r in rows]
-
-
-def winnability(variant: str) -> Winnability | None:
-    """The figures of the time budget with the most deals searched, or None if none was."""
-    found = winnabilities(variant)
-    return found[0] if found else None
-
-
-def lost_deals(variant: str, limit: int = 50) -> list[tuple[str, float]]:
-    """Deals of ``variant`` proved lost (deal, seconds), the lowest deal numbers first."""
-    rows = DealSearch.objects.filter(variant=variant, status=DealSearch.Status.LOST).values_list(
-        "deal", "seconds"
-    )
-    return sorted(rows, key=lambda r: (len(r[0]), r[0], r[1]))[:limit]

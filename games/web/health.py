@@ -1,6 +1,6 @@
 """Readiness: whether this app server can serve players now, for the load balancer.
 
-``/healthz/`` (games/web/pages.py) only says the process answers. ``/readyz/`` checks what a
+``/healthz/`` (pages.py) only says the process answers. ``/readyz/`` checks what a
 player's request needs: the database answers a query, the cache takes and gives back a value,
 and the background worker keeps up (the oldest search waiting for it has waited less than
 ``READY_TASK_SECONDS``, default 120). It answers 200 with ``{"ready": true, ...}``, or 503 with
@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from games.tasks import waiting_searches
+from ..services.searches import waiting_searches
 
 #: The start of the cache key each check writes, reads back and deletes: a key of its own,
 #: as every app server's checks (twice a second from each balancer) share one cache.

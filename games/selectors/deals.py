@@ -1,0 +1,95 @@
+"""What is known of deals: how winnable each game is (the searches the site ran on fresh
+deals, games/services/winnability.py) and the grades of deals by difficulty."""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import Count, Q
+
+from ..models import DealSearch, GradedDeal
+from ..rules.solver.grading import sample_wins
+
+
+@dataclass(frozen=True)
+class Winnability:
+    """What the searches of one game at one time budget found."""
+
+    variant: str
+    seconds: float
+    tried: int
+    won: int
+    lost: int
+
+    @property
+    def unknown(self) -> int:
+        return self.tried - self.won - self.lost
+
+    @property
+    def won_percent(self) -> int:
+        """The share of the deals tried that were won, in whole percent."""
+        return round(100 * self.won / self.tried) if self.tried else 0
+
+
+def winnabilities(variant: str) -> list[Winnability]:
+    """The figures of ``variant`` for each time budget searched, the most deals first."""
+    rows = (
+        DealSearch.objects.filter(variant=variant)
+        .values("seconds")
+        .annotate(
+            tried=Count("id"),
+            won=Count("id", filter=Q(status=DealSearch.Status.WON)),
+            lost=Count("id", filter=Q(status=DealSearch.Status.LOST)),
+        )
+        .order_by("-tried", "-seconds")
+    )
+    return [Winnability(variant, r["seconds"], r["tried"], r["won"], r["lost"]) for r in rows]
+
+
+def winnability(variant: str) -> Winnability | None:
+    """The figures of the time budget with the most deals searched, or None if none was."""
+    found = winnabilities(variant)
+    return found[0] if found else None
+
+
+def lost_deals(variant: str, limit: int = 50) -> list[tuple[str, float]]:
+    """Deals of ``variant`` proved lost (deal, seconds), the lowest deal numbers first."""
+    rows = DealSearch.objects.filter(variant=variant, status=DealSearch.Status.LOST).values_list(
+        "deal", "seconds"
+    )
+    return sorted(rows, key=lambda r: (len(r[0]), r[0], r[1]))[:limit]
+
+
+def grades_of(deals: Iterable[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """The known grade of each (game, deal number as text) of ``deals``, in one query."""
+    deals = set(deals)
+    known = {}
+    for variant in {variant for variant, _deal in deals}:
+        known.update({(variant, str(deal)): grade for deal, grade in sample_wins(variant)})
+    found = {key: known[key] for key in deals if key in known}
+    missing = deals - found.keys()
+    if missing:
+        rows = GradedDeal.objects.filter(
+            variant__in={v for v, _d in missing}, deal__in={d for _v, d in missing}
+        ).values_list("variant", "deal", "grade")
+        found.update({(v, d): g for v, d, g in rows if (v, d) in missing})
+    return found
+
+
+def grade_known(variant: str, deal: int | str) -> str | None:
+    """The grade of one deal, when it is known."""
+    return grades_of([(variant, str(deal))]).get((variant, str(deal)))
+
+
+def grade_words(grade: str | None) -> str:
+    """A grade in the reader's words ("" for none)."""
+    return str(GradedDeal.Grade(grade).label) if grade else ""
+
+
+def grade_games(games) -> list:
+    """``games`` (a page of them), each given ``grade``: its deal's grade in words, or "" (one
+    query for them all)."""
+    games = list(games)
+    known = grades_of((game.variant, game.deal) for game in games)
+    for game in games:
+        game.grade = grade_words(known.get((game.variant, game.deal)))
+    return games

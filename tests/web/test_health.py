@@ -90,7 +90,7 @@ def test_checks_at_the_same_moment_do_not_fail_each_other(db, monkeypatch):
     # writes its probe between this one's write and read must not make this one fail.
     from django.core.cache import cache
 
-    from solitaire import health
+    from games.web import health
 
     real_get = cache.get
     others: list[str] = []

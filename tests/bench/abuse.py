@@ -100,6 +100,7 @@ from tests.bench.loadtest import (  # noqa: E402 (after the path is set)
     HttpError,
     Server,
     default_workers,
+    follow,
     fresh_database,
     load,
     read_board,
@@ -504,10 +505,7 @@ async def real_player(until: float, hints_asked: asyncio.Event | None, result: d
             seen = read_board((await player.call("GET", game)).text)
             continue
         times.append(ms)
-        answer = read_board(response.text)
-        for name in ("ply", "version", "status", "moves", "stock"):
-            if getattr(answer, name) is not None:
-                setattr(seen, name, getattr(answer, name))
+        follow(seen, response.text)
         await asyncio.sleep(0.05)  # a quick player, but a person
     if hints_asked is not None and "hint_seconds" not in result:
         await hints_asked.wait()
@@ -672,10 +670,7 @@ async def hint_and_undo(n: int, until: float, counts: Counter) -> None:
                 client.close()
                 continue
             counts[response.status] += 1
-            answer = read_board(response.text)
-            for name in ("ply", "version", "status", "moves", "stock"):
-                if getattr(answer, name) is not None:
-                    setattr(seen, name, getattr(answer, name))
+            follow(seen, response.text)
     client.close()
 
 
@@ -964,10 +959,7 @@ async def images_measure(args, folder: Path) -> list[str]:
         if not moves or seen.status != "playing":
             break
         form = {"move": moves[0], "ply": seen.ply, "version": seen.version}
-        answer = read_board((await client.call("POST", f"{game}move/", form, htmx=True)).text)
-        for name in ("ply", "version", "status", "moves", "stock"):
-            if getattr(answer, name) is not None:
-                setattr(seen, name, getattr(answer, name))
+        follow(seen, (await client.call("POST", f"{game}move/", form, htmx=True)).text)
         statuses[(await client.call("GET", f"{shared}board.png")).status] += 1
     client.close()
     grown = redis.info("memory")["used_memory"] - before
@@ -993,14 +985,6 @@ DRAWN = re.compile(r'name="drawn" value="([^"]*)"')
 MINE = re.compile(
     r'<tr class="mine"[^>]*><td>\d+</td><th[^>]*>.*?</th><td>(\d+)</td><td>([^<]+)</td>'
 )
-
-
-def follow(seen, text: str) -> None:
-    """What an answer changed of the board ``seen``."""
-    answer = read_board(text)
-    for name in ("ply", "version", "status", "moves", "stock"):
-        if getattr(answer, name) is not None:
-            setattr(seen, name, getattr(answer, name))
 
 
 async def winning_line(client: Client, game: str, steps: int) -> list[str]:

@@ -46,6 +46,7 @@ from tests.bench.loadtest import (  # noqa: E402 (after the path is set)
     HttpError,
     Server,
     default_workers,
+    follow,
     free_port,
     fresh_database,
     percentile,
@@ -186,10 +187,7 @@ async def rush_player(n: int, start_at: float, end: float, think: float, figures
             response = await played(figures, http, f"{game}move/", form)
             if response is None:
                 continue
-            answer = read_board(response.text)
-            for name in ("ply", "version", "status", "moves", "stock"):
-                if getattr(answer, name) is not None:
-                    setattr(seen, name, getattr(answer, name))
+            follow(seen, response.text)
     finally:
         http.close()
 
@@ -248,9 +246,7 @@ async def shared_game(figures: Figures) -> str:
     for _ in range(5):
         moves = list(seen.moves or []) + (["deal"] if seen.stock == "deal" else [])
         form = {"move": moves[0], "ply": seen.ply, "version": seen.version}
-        answer = read_board((await figures.ask(http, "setup", "POST", f"{game}move/", form)).text)
-        seen.ply, seen.version = answer.ply or seen.ply, answer.version or seen.version
-        seen.moves, seen.stock = answer.moves or seen.moves, answer.stock or seen.stock
+        follow(seen, (await figures.ask(http, "setup", "POST", f"{game}move/", form)).text)
     response = await figures.ask(http, "setup", "POST", f"{game}share/")
     http.close()
     return urllib.parse.urlsplit(response.headers["location"]).path

@@ -351,6 +351,14 @@ def read_board(html: str) -> Seen:
     return seen
 
 
+def follow(seen: Seen, text: str) -> None:
+    """What an answer (``text``) changed of the board ``seen``: what it says, the rest kept."""
+    answer = read_board(text)
+    for name in ("ply", "version", "status", "moves", "stock"):
+        if getattr(answer, name) is not None:
+            setattr(seen, name, getattr(answer, name))
+
+
 def _number(text: str) -> int | None:
     return int(text) if text.isdigit() else None
 

@@ -165,6 +165,20 @@ def test_the_engine_imports_nothing_but_itself_and_the_standard_library():
             ), f"{path.name} imports {module}"
 
 
+def test_the_project_and_its_accounts_import_nothing_from_the_games():
+    """solitaire/ (settings, clock, limits, the accounts) stands below the games: the games
+    build on it, and a guest's games follow them into an account through the accounts'
+    signals (solitaire/accounts/signals.py), not by the accounts calling the games."""
+    wrong = [
+        f"{module_name(path)} imports {module}"
+        for path in SOURCES
+        if module_name(path).startswith("solitaire")
+        for module, _names in imports(path)
+        if module.split(".")[0] == "games"
+    ]
+    assert wrong == []
+
+
 def test_no_import_cycle_between_modules():
     graph = {module_name(p): set() for p in SOURCES}
     for path in SOURCES:

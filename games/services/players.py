@@ -1,5 +1,10 @@
 """Players and their games: a guest's games becoming their account's, an account's games
-going with it, and the games of a guest whose session expired going too."""
+going with it, and the games of a guest whose session expired going too.
+
+The accounts know nothing of games: they announce a guest becoming a player and a player
+leaving (``solitaire/accounts/signals.py``), and ``GamesConfig.ready`` connects the two
+receivers at the end of this module to those signals.
+"""
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -34,11 +39,21 @@ def adopt_guest_games(session_key: str, user: AbstractBaseUser) -> int:
     return games.update(owner=user, session_key="", version=F("version") + 1)
 
 
-@transaction.atomic
-def delete_player(user: AbstractBaseUser) -> None:
-    """Delete an account and every game and move in it."""
-    Game.objects.owned_by(Owner(user=user)).delete()
-    user.delete()
+def delete_player_games(user: AbstractBaseUser) -> int:
+    """Delete every game of ``user``'s, with its moves, analyses and links; how many games.
+    The account deletes itself after (``player_leaving``), in the same transaction."""
+    _total, deleted = Game.objects.owned_by(Owner(user=user)).delete()
+    return deleted.get(Game._meta.label, 0)
+
+
+def guest_became_player(sender, *, user, guest_key: str, **kwargs) -> int:
+    """The receiver of the accounts' ``guest_became_player``: the guest's games come along."""
+    return adopt_guest_games(guest_key, user)
+
+
+def player_leaving(sender, *, user, **kwargs) -> None:
+    """The receiver of the accounts' ``player_leaving``: the player's games go first."""
+    delete_player_games(user)
 
 
 def delete_guest_games(session_key: str) -> int:

@@ -27,10 +27,9 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
-from games.services.players import adopt_guest_games, delete_player
 from solitaire import limits
 
-from . import names, preferences, throttle
+from . import names, preferences, signals, throttle
 from .forms import (
     DeleteAccountForm,
     EmailForm,
@@ -53,7 +52,8 @@ def log_in(request: HttpRequest, user) -> None:
     guest_key = request.session.session_key or ""
     auth.login(request, user)
     preferences.restore(request, user)
-    adopted = adopt_guest_games(guest_key, user)
+    answers = signals.guest_became_player.send(sender=type(user), user=user, guest_key=guest_key)
+    adopted = sum(count for _receiver, count in answers)
     if adopted:
         messages.success(
             request,
@@ -204,7 +204,9 @@ def delete_account(request: HttpRequest) -> HttpResponse:
         if seconds:
             response["Retry-After"] = str(seconds)
         return response
-    delete_player(user)
+    with transaction.atomic():
+        signals.player_leaving.send(sender=type(user), user=user)
+        user.delete()
     auth.logout(request)
     messages.success(request, _("Your account and all its games are deleted."))
     return redirect("pages:home")

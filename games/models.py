@@ -216,7 +216,7 @@ class Game(models.Model):
 
 class Move(models.Model):
     game = models.ForeignKey(
-        Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="moves"
+        Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="log"
     )
     #: 1-based: the game's first move has ply 1, and after a move ``game.ply == move.ply``.
     ply = models.PositiveIntegerField(_("ply"))

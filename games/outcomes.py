@@ -88,12 +88,9 @@ class NothingToRedo(GameError):
     pass
 
 
-class NoSureWin(GameError):
-    """Finish was asked for, but no certain win is known from this board."""
-
-
 class NoWinKnown(GameError):
-    """No search found a win from this board: there is nothing to finish."""
+    """Finish was asked for, but no win is known from this board: neither a certain one nor
+    one a search found."""
 
 
 class TooLong(GameError):

@@ -11,5 +11,5 @@ urlpatterns = [
     path("", pages.home, name="home"),
     path("rules/<slug:variant>/", pages.rules, name="rules"),
     path("rules/<slug:variant>/winnability/", winnability.winnability_page, name="winnability"),
-    path("play/<slug:variant>/<str:deal>/", pages.play_deal, name="play_deal"),
+    path("play/<slug:variant>/<str:deal>/", pages.open_deal, name="play_deal"),
 ]

@@ -19,7 +19,6 @@ from .outcomes import (
     Event,
     GameError,
     GameOver,
-    NoSureWin,
     NothingToRedo,
     NothingToUndo,
     NotOnAFoundation,
@@ -438,8 +437,6 @@ def error_words(error: GameError) -> str:
         return _("There is no move to undo.")
     if isinstance(error, NothingToRedo):
         return _("There is no move to redo.")
-    if isinstance(error, NoSureWin):
-        return _("No win is certain from this board yet: play on.")
     if isinstance(error, TooLong) and error.game.ply < MAX_PLY:
         # Finish or a redo whose moves would not all fit.
         return ngettext(

@@ -38,7 +38,7 @@ def finished(owner: Owner, limit: int) -> QuerySet:
 def log_of(game: Game) -> list[tuple[str, bool]]:
     """The game's moves in order: each in the notation, and whether the automatic moves
     played it."""
-    return list(game.moves.order_by("ply").values_list("notation", "automatic"))
+    return list(game.log.order_by("ply").values_list("notation", "automatic"))
 
 
 def logs_of(owner: Owner) -> tuple[list[Game], dict[int, list[tuple[str, bool]]]]:
@@ -68,7 +68,7 @@ def game_of_record(owner: Owner, record: Record) -> Game | None:
         .order_by("-updated_at", "-pk")[:SAME_GAME_CANDIDATES]
     )
     for game in candidates:
-        if list(game.moves.order_by("ply").values_list("notation", flat=True)) == record.moves:
+        if list(game.log.order_by("ply").values_list("notation", flat=True)) == record.moves:
             return game
     return None
 
@@ -85,14 +85,14 @@ def replayed_at(game: Game, ply: int) -> Replayed:
     """``game`` (the player's, already read) at ``ply`` (0 to ``game.ply``), from the nearest
     checkpoint: its cost does not grow with the game's length."""
     rows = list(
-        game.moves.filter(ply__gt=max(ply - CHECKPOINT_EVERY - 1, 0), ply__lte=ply)
+        game.log.filter(ply__gt=max(ply - CHECKPOINT_EVERY - 1, 0), ply__lte=ply)
         .order_by("ply")
         .only("ply", "notation", "checkpoint")
     )
     before = game.position_after(rows[:-1])
     if before is None:  # a game stored before checkpoints: from the deal
         rows = list(
-            game.moves.filter(ply__lte=ply).order_by("ply").only("ply", "notation", "checkpoint")
+            game.log.filter(ply__lte=ply).order_by("ply").only("ply", "notation", "checkpoint")
         )
         before = game.position_after(rows[:-1])
     return Replayed(before, rows[-1].notation if rows else None)

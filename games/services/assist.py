@@ -258,14 +258,28 @@ def _queue(game: Game, kind: str, client: str, now) -> Analysis:
 # -- finishing ------------------------------------------------------------------------------
 
 
-def finish_found_win(
-    owner: Owner, public_id: str, ply: int, version: int | None, *, pace: Pace = NO_PACE
+def finish(
+    owner: Owner,
+    public_id: str,
+    ply: int,
+    version: int | None,
+    *,
+    found: bool = False,
+    pace: Pace = NO_PACE,
 ) -> Outcome:
-    """Play out the win a search found from the board the player saw, every move checked by
-    the engine and logged, and count it as one hint, in one write conditional on the version
-    read: the game ends won, or nothing changes. ``pace``: what the page
-    says of the gap since the last action (games/pace.py)."""
+    """Finish: play out a win known from the board the player saw, every move checked by the
+    engine and logged, in one write conditional on the version read: the game ends won, or
+    nothing changes (``NoWinKnown`` when no win is known from this board).
+
+    The win is the certain one the engine found after the last change (``Game.finish``: the
+    board's button shows itself), else, or when the player chose it (``found``: the button of
+    the answer to "Can this still be won?", which says how many moves it plays), the one a
+    search found, which counts as a hint. ``pace``: what the page says of the gap since the
+    last action (games/pace.py).
+    """
     game = read_for_play(owner, public_id, ply, version)
+    if game.finish and not found:
+        return finish_with(owner, game, [Move.parse(text) for text in game.finish], pace=pace)
     win = game.analyses.filter(version=game.version, status=Analysis.Status.WON).first()
     if win is None or not win.moves:
         raise NoWinKnown(game)

@@ -7,9 +7,9 @@
   (games/services/graded.py keeps them).
 - **The daily deals**: each game has one deal a day (UTC), the same for everyone, drawn from
   the pool at the grade of the day of the week (``WEEK``) and kept once drawn (``DailyDeal``),
-  so that the pool growing later never changes a day's deal. ``play_daily`` opens the player's
-  game of a day's deal (a ``DailyGame``), starting it if needed: a second visit, from any
-  device, resumes it.
+  so that the pool growing later never changes a day's deal. ``find_or_start_daily_game``
+  opens the player's game of a day's deal (a ``DailyGame``), starting it if needed: a second
+  visit, from any device, resumes it.
 """
 
 import hashlib
@@ -99,7 +99,7 @@ def todays_deals(variants) -> list[DailyDeal]:
 
 
 @transaction.atomic
-def play_daily(
+def find_or_start_daily_game(
     owner: Owner, variant: str, day: date, autoplay: Mapping[str, bool] | None = None
 ) -> Game:
     """The player's game of ``variant``'s deal of ``day``: the one they started, or a new one."""

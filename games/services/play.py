@@ -37,7 +37,6 @@ from ..outcomes import (
     Before,
     Event,
     GameOver,
-    NoSureWin,
     NothingToRedo,
     NothingToUndo,
     NotOnAFoundation,
@@ -209,7 +208,7 @@ def _owned(owner: Owner) -> dict:
 # returns the facts (``Outcome``).
 
 
-def play(
+def move(
     owner: Owner,
     public_id: str,
     ply: int,
@@ -223,16 +222,7 @@ def play(
     automatic moves if the player's ``autoplay`` settings (by game type) say so. ``pace``:
     what the page says of the gap since the last action (games/pace.py)."""
     game = read_for_play(owner, public_id, ply, version)
-    was = Before.of(game)
-    position = game.position()
-    with refusals(game):
-        on = game.autoplay_on(autoplay)
-        gap = pace.gap(game.updated_at)
-        turn = take_turn(position, [move], autoplay=on)
-    game.redo = []
-    changed = _changed(turn)
-    _save(owner, game, turn, gap)
-    return Outcome(game, position, Event.MOVED, turn.played, changed, was)
+    return _moved(owner, game, game.position(), move, autoplay, pace)
 
 
 def send_to_foundation(
@@ -253,11 +243,24 @@ def send_to_foundation(
     home = [m for m in position.legal_moves() if _picked(m, wanted)]
     if not home:
         raise NotOnAFoundation(game, position.moving_card(*wanted))
+    return _moved(owner, game, position, home[0], autoplay, pace)
+
+
+def _moved(
+    owner: Owner,
+    game: Game,
+    position: Position,
+    move: Move,
+    autoplay: Mapping[str, bool],
+    pace: Pace,
+) -> Outcome:
+    """The player's ``move`` on ``game`` as just read (``position``), with the automatic
+    moves that follow if ``autoplay`` says so: one turn of the engine's, one write."""
     was = Before.of(game)
     with refusals(game):
         on = game.autoplay_on(autoplay)
         gap = pace.gap(game.updated_at)
-        turn = take_turn(position, home[:1], autoplay=on)
+        turn = take_turn(position, [move], autoplay=on)
     game.redo = []
     changed = _changed(turn)
     _save(owner, game, turn, gap)
@@ -344,7 +347,7 @@ def restart(
     dealt = []
     if game.automatic_ply:
         # The log's first moves, up to the player's first: the deal's automatic moves.
-        head = game.moves.filter(ply__lte=LONGEST_GROUP).order_by("ply")
+        head = game.log.filter(ply__lte=LONGEST_GROUP).order_by("ply")
         for notation, automatic in head.values_list("notation", "automatic"):
             if not automatic:
                 break
@@ -374,10 +377,9 @@ def finish_with(
     owner: Owner, game: Game, moves: Sequence[Move], *, pace: Pace = NO_PACE, hints: int = 0
 ) -> Outcome:
     """Play ``moves`` (each checked by the engine) on ``game`` as just read, all in one write
-    conditional on its version: ``finish_certain_win`` and the assist services'
-    ``finish_found_win``. ``Refused`` if the engine refuses one. They are Finish's moves, not
-    the player's: counted apart (``finish_ply``), and the win is one won with help.
-    ``hints``: as many hints counted on the game, in the same write."""
+    conditional on its version: Finish (``assist.finish``). ``Refused`` if the engine refuses
+    one. They are Finish's moves, not the player's: counted apart (``finish_ply``), and the
+    win is one won with help. ``hints``: as many hints counted on the game, in the same write."""
     was = Before.of(game)
     position = game.position()
     with refusals(game):
@@ -389,17 +391,6 @@ def finish_with(
     changed = _changed(turn)
     _save(owner, game, turn, gap, fields=(*PLAY_FIELDS, "hint_count") if hints else PLAY_FIELDS)
     return Outcome(game, position, Event.FINISHED, turn.played, changed, was)
-
-
-def finish_certain_win(
-    owner: Owner, public_id: str, ply: int, version: int | None, *, pace: Pace = NO_PACE
-) -> Outcome:
-    """Play out the certain win found after the last change (``Game.finish``), from the board
-    the player saw: the game ends won, or nothing changes (``NoSureWin`` when none is known)."""
-    game = read_for_play(owner, public_id, ply, version)
-    if not game.finish:
-        raise NoSureWin(game)
-    return finish_with(owner, game, [Move.parse(text) for text in game.finish], pace=pace)
 
 
 # -- reading and writing --------------------------------------------------------------------

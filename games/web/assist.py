@@ -54,9 +54,13 @@ def analysis(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @require_POST
 @game_action
-def finish_found_win(request: HttpRequest, public_id: str, seen: Seen) -> Outcome:
-    """Finish: play out the win a search found from the board seen."""
-    return assist.finish_found_win(request.owner, public_id, seen.ply, seen.version, pace=seen.pace)
+def finish(request: HttpRequest, public_id: str, seen: Seen) -> Outcome:
+    """Finish: play out the win known from the board seen, certain (the board's own button)
+    or found by a search (the answer's button, which says ``win=found``)."""
+    found = request.POST.get("win") == "found"
+    return assist.finish(
+        request.owner, public_id, seen.ply, seen.version, found=found, pace=seen.pace
+    )
 
 
 def _search(request: HttpRequest, public_id: str, kind: str) -> HttpResponse:

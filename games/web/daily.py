@@ -48,7 +48,7 @@ def today(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @limits.per_address("new-game-address", methods=("GET",))
-def play_today(request: HttpRequest, variant: str) -> HttpResponse:
+def open_today(request: HttpRequest, variant: str) -> HttpResponse:
     """The player's game of today's deal of ``variant``, started if needed."""
     variant_or_404(variant)
     return open_daily(request, variant, days.today())
@@ -56,7 +56,7 @@ def play_today(request: HttpRequest, variant: str) -> HttpResponse:
 
 @require_POST
 @limits.per_address("new-game-address")
-def play_day(request: HttpRequest, variant: str, day: date) -> HttpResponse:
+def open_day(request: HttpRequest, variant: str, day: date) -> HttpResponse:
     """The player's game of a day's deal (a past day's, from the calendar), started if needed."""
     variant_or_404(variant)
     return open_daily(request, variant, day_or_404(day))
@@ -87,7 +87,7 @@ def open_daily(request: HttpRequest, variant: str, day: date) -> HttpResponse:
                 )
                 response["Retry-After"] = str(wait)
                 return response
-    game = daily.play_daily(owner, variant, day, autoplay_settings(request))
+    game = daily.find_or_start_daily_game(owner, variant, day, autoplay_settings(request))
     return redirect(game_url(game))
 
 

@@ -31,7 +31,7 @@ ACTIONS = (
     "redo",
     "restart",
     "give_up",
-    "play_out",
+    "finish",
     "autoplay",
     "poll",
 )
@@ -145,14 +145,14 @@ def draw_changes(outcome: Outcome, said: str) -> HttpResponse:
         "motion": motion_of(outcome),
         # Named even when empty: a name the context lacks costs the template an exception.
         "urls": None,
-        "play_out_url": None,
+        "finish_url": None,
     }
     if (before.player_moves == 0) != (game.player_moves == 0) or before.redo != bool(game.redo):
         # Undo, redo or restart became possible, or impossible: they come again.
         context["urls"] = {name: action_url(name, game) for name in ("undo", "redo", "restart")}
     if before.finish != bool(game.finish):
         # The win became certain (Finish shows itself), or no longer is (after an undo).
-        context["play_out_url"] = action_url("play_out", game)
+        context["finish_url"] = action_url("finish", game)
     # Drawn without the request's context processors: nothing here needs them (the buttons
     # post the table's form), and they cost as much as the rest of the answer.
     response = HttpResponse(render_to_string("games/play.html#move-answer", context))

@@ -59,7 +59,6 @@ REFUSALS: dict[type[GameError], int] = {
     outcomes.GameOver: 409,
     outcomes.NothingToUndo: 409,
     outcomes.NothingToRedo: 409,
-    outcomes.NoSureWin: 409,
     outcomes.TooLong: 409,
     outcomes.NoWinKnown: 409,
     # The search's own views answer these with the wait in words and Retry-After.

@@ -86,7 +86,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @limits.per_address("new-game-address", methods=("GET",))
-def play_deal(request: HttpRequest, variant: str, deal: str) -> HttpResponse:
+def open_deal(request: HttpRequest, variant: str, deal: str) -> HttpResponse:
     """The shareable link to a deal: start (or resume, if untouched) a game of it."""
     variant_or_404(variant)
     number = parse_deal_number(deal)

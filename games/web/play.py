@@ -88,7 +88,7 @@ def move(request: HttpRequest, public_id: str, seen: Seen) -> Outcome:
     except MoveSyntaxError:
         raise Garbled(_("“%(move)s” is not a move.") % {"move": echo(text)}) from None
     settings = autoplay_settings(request)
-    return play.play(
+    return play.move(
         request.owner, public_id, seen.ply, seen.version, parsed, settings, pace=seen.pace
     )
 
@@ -137,14 +137,6 @@ def give_up(request: HttpRequest, public_id: str, seen: Seen) -> Outcome | HttpR
     if not _confirmed(request):
         return _ask(request, public_id, seen, _("Give up this game?"), _("Give up"))
     return play.give_up(request.owner, public_id, seen.ply, seen.version, pace=seen.pace)
-
-
-@require_POST
-@game_action
-def finish_certain_win(request: HttpRequest, public_id: str, seen: Seen) -> Outcome:
-    """Finish: play out the win that is certain from this board (the button shows itself when
-    there is one)."""
-    return play.finish_certain_win(request.owner, public_id, seen.ply, seen.version, pace=seen.pace)
 
 
 @require_POST

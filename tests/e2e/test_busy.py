@@ -65,7 +65,7 @@ def test_actions_refused_while_the_site_is_busy_are_played_after_the_wait(page, 
     # The balancer asked for 5 s: the page sends the move again then, and the deal after it.
     expect(page.locator(STATE)).to_have_attribute("data-ply", str(start + 2), timeout=15_000)
     game = Game.objects.get(deal="1")
-    assert [m.notation for m in game.moves.order_by("ply")][-2:] == [f"{pick}-{targets[0]}", "deal"]
+    assert [m.notation for m in game.log.order_by("ply")][-2:] == [f"{pick}-{targets[0]}", "deal"]
     assert game.ply == start + 2
     # Nothing said the site was busy: it went through in time.
     expect(page.locator("#announce")).not_to_contain_text("was not saved")

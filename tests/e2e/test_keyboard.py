@@ -144,7 +144,7 @@ def test_keys_send_to_a_foundation_and_put_back(page, live_server, screenshots):
     expect(page.locator(BOARD)).to_have_attribute("data-pick", pick)
     page.keyboard.press("f")
     moved_on(page, 0)
-    first = Game.objects.get(deal=str(deal)).moves.order_by("ply").first()
+    first = Game.objects.get(deal=str(deal)).log.order_by("ply").first()
     assert first.notation.startswith(f"{pick}-f") and not first.automatic
     assert focused_pile(page) == pick
     screenshots(page, "keyboard-foundation")

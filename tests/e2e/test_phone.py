@@ -106,7 +106,7 @@ def test_a_double_tap_sends_a_card_to_a_foundation(phone_page, live_server, scre
     page.touchscreen.tap(*point)
     page.touchscreen.tap(*point)
     moved_on(page, 0)
-    first = Game.objects.get().moves.order_by("ply").first()
+    first = Game.objects.get().log.order_by("ply").first()
     assert first.notation.startswith(f"{pick}-f")
     expect(pile(page, pick).locator(".card.picked")).to_have_count(0)
     screenshots(page, "phone-double-tap")

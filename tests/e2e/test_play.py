@@ -93,7 +93,7 @@ def test_a_double_click_sends_a_card_to_a_foundation(page, live_server, screensh
     open_deal(page, live_server, "lucas", deal)
     card(page, pick).dblclick()
     moved_on(page, 0)
-    first = Game.objects.get(deal=str(deal)).moves.order_by("ply").first()
+    first = Game.objects.get(deal=str(deal)).log.order_by("ply").first()
     assert first.notation.startswith(f"{pick}-f") and not first.automatic
     expect(page.locator(f"{BOARD} .card.picked")).to_have_count(0)
     screenshots(page, "double-click")
@@ -242,6 +242,6 @@ def test_a_card_dropped_on_any_foundation_goes_to_one_that_takes_it(page, live_s
     open_deal(page, live_server, "lucas", deal)
     mouse_drag(page, grab_point(card(page, pick)), drop_point(page, elsewhere))
     moved_on(page, 0)
-    first = Game.objects.get().moves.order_by("ply").first()
+    first = Game.objects.get().log.order_by("ply").first()
     assert first.notation in {f"{pick}-{t}" for t in targets}
     screenshots(page, "drag-foundation")

@@ -89,7 +89,7 @@ def board(game: Game) -> dict:
 
 
 def log(game: Game) -> list[str]:
-    return list(game.moves.order_by("ply").values_list("notation", flat=True))
+    return list(game.log.order_by("ply").values_list("notation", flat=True))
 
 
 def replayed(game: Game) -> str:

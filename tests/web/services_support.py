@@ -26,7 +26,7 @@ def owner(game: Game) -> Owner:
 
 
 def play(game: Game, ply: int, move: Move, *, autoplay: bool = False, version=None) -> Outcome:
-    return services.play(owner(game), game.public_id, ply, version, move, {game.variant: autoplay})
+    return services.move(owner(game), game.public_id, ply, version, move, {game.variant: autoplay})
 
 
 def undo(game: Game, ply: int, *, version=None) -> Outcome:

@@ -31,9 +31,11 @@ def analysed(client, game):
 
 
 def finish(client, game, *, ply=None, version=None, htmx=True, away=None):
+    # As the answer's Finish button posts: the win the search found.
     data = {
         "ply": game.ply if ply is None else ply,
         "version": game.version if version is None else version,
+        "win": "found",
     }
     if away is not None:
         data["away"] = away

@@ -342,7 +342,7 @@ class TestOptions:
         game = played(client, 2)
         stale = Game.objects.get(pk=game.pk)
         post_move(client, game, "deal")
-        rows = list(game.moves.order_by("ply").values_list("ply", "notation", "automatic"))
+        rows = list(game.log.order_by("ply").values_list("ply", "notation", "automatic"))
         assert check_game(stale, rows)  # taken together they disagree
         monkeypatch.setattr(check_games, "_batches", lambda games, size: iter([(stale, rows)]))
         assert check() == (0, ["checked 1 game, no mismatch"], "")

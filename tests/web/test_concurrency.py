@@ -83,6 +83,6 @@ def test_many_devices_posting_on_one_board_at_once_play_exactly_one_move_each_ro
 
     game.refresh_from_db()
     assert log(game) == dealt + winners
-    plies = list(game.moves.order_by("ply").values_list("ply", flat=True))
+    plies = list(game.log.order_by("ply").values_list("ply", flat=True))
     assert plies == list(range(1, len(dealt) + ROUNDS + 1)) and game.ply == len(dealt) + ROUNDS
     assert replayed(game) == game.snapshot

@@ -185,8 +185,8 @@ class TestFinish:
         assert len(finish) == 12
         html = client.get(url("game", game)).content.decode()
         button = re.search(r'<button [^>]*id="finish-win"[^>]*>', html).group(0)
-        assert "hidden" not in button and url("play_out", game) in button
-        response = client.post(url("play_out", game), board(game), headers=HTMX)
+        assert "hidden" not in button and url("finish", game) in button
+        response = client.post(url("finish", game), board(game), headers=HTMX)
         assert response.status_code == 200 and 'id="won-panel"' in response.text
         game.refresh_from_db()
         assert game.status == "won" and log(game) == won_record().moves[:-12] + finish
@@ -197,7 +197,7 @@ class TestFinish:
         assert not won_record().moves[-16].partition("-")[2].startswith("f")
         game = near_win(client, 16)
         assert game.finish
-        client.post(url("play_out", game), board(game))
+        client.post(url("finish", game), board(game))
         game.refresh_from_db()
         assert game.status == "won"
 
@@ -233,9 +233,9 @@ class TestFinish:
     def test_no_certain_win_hides_finish_and_refuses_it(self, client, game):
         html = client.get(url("game", game)).content.decode()
         assert re.search(r'<button [^>]*id="finish-win"[^>]* hidden', html)
-        response = client.post(url("play_out", game), board(game), headers=HTMX)
+        response = client.post(url("finish", game), board(game), headers=HTMX)
         assert response.status_code == 409
-        assert "No win is certain from this board yet" in response.text
+        assert "No win is known from this board" in response.text
         assert log(game) == []
 
     def test_finish_on_an_older_board_gets_the_current_one(self, client):
@@ -243,7 +243,7 @@ class TestFinish:
         stale = board(game)
         autoplay_off(client, "indian")
         post_move(client, game, won_record().moves[-12])
-        response = client.post(url("play_out", game), stale, headers=HTMX)
+        response = client.post(url("finish", game), stale, headers=HTMX)
         assert response.status_code == 200 and "moved on" in response.text
         game.refresh_from_db()
         assert game.status == "playing"

@@ -205,17 +205,17 @@ class TestTheLeaderboard:
 
     def test_a_win_played_move_by_move_ranks_and_replays_as_won(self, db):
         owner = Owner(session_key="a-player")
-        game = daily.play_daily(owner, "lucas", days.today())
+        game = daily.find_or_start_daily_game(owner, "lucas", days.today())
         graded = measure("lucas", game.deal_number)
         for ply, text in enumerate(graded.moves):
             site_clock.advance(timedelta(seconds=1))  # a person's pace
-            won = play.play(owner, game.public_id, ply, None, Move.parse(text), {"lucas": False})
+            won = play.move(owner, game.public_id, ply, None, Move.parse(text), {"lucas": False})
         assert won.game.status == Game.Status.WON and not won.game.helped
         deal = DailyDeal.objects.get()
         rows = leaderboard(deal, owner).rows
         assert [(r.public_id, r.mine) for r in rows] == [(game.public_id, True)]
         for ranked in ranked_games(deal):
-            log = ranked.moves.order_by("ply").values_list("ply", "notation", "automatic")
+            log = ranked.log.order_by("ply").values_list("ply", "notation", "automatic")
             assert integrity.check_game(ranked, list(log)) == []
 
     def test_own_row_outside_the_top_is_marked_and_shown(self, client):

@@ -70,5 +70,5 @@ def event_of(response) -> str:
 def test_the_page_is_told_a_move_from_a_finish(client, game):
     assert event_of(post_move(client, game, "deal")) == Event.MOVED == "moved"
     won = near_win(client, 12)
-    response = client.post(url("play_out", won), board(won), headers=HTMX)
+    response = client.post(url("finish", won), board(won), headers=HTMX)
     assert event_of(response) == Event.FINISHED

@@ -347,7 +347,7 @@ class Source:
         if kind == 0:
             return won_record().to_json()
         if kind == 1 and game is not None:
-            moves = list(game.moves.order_by("ply").values_list("notation", flat=True))
+            moves = list(game.log.order_by("ply").values_list("notation", flat=True))
             wrong = ["t1-t1"] if self.chance(2) else []
             return Record(game.variant, game.deal_number, moves + wrong).to_json()
         if kind == 2:

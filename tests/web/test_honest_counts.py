@@ -35,21 +35,22 @@ def figures(html: str) -> dict[str, str]:
 
 
 def finish_certain_win(client, game: Game):
-    response = client.post(url("play_out", game), board(game), headers=HTMX)
+    response = client.post(url("finish", game), board(game), headers=HTMX)
     assert response.status_code == 200, response.content[:300]
     game.refresh_from_db()
     return response
 
 
-def found_win(game: Game, kind: str) -> Analysis:
-    """What the worker writes once a search of ``kind`` found the win from ``game``'s board."""
+def found_win(game: Game, kind: str, left: int = LEFT) -> Analysis:
+    """What the worker writes once a search of ``kind`` found the win from ``game``'s board,
+    ``left`` moves from the end of the Indian win."""
     return Analysis.objects.create(
         game=game,
         kind=kind,
         ply=game.ply,
         version=game.version,
         status=Analysis.Status.WON,
-        moves=won_record().moves[-LEFT:],
+        moves=won_record().moves[-left:],
     )
 
 
@@ -74,15 +75,29 @@ class TestFinishCountedApart:
         assert f"in {own} moves" not in response.text
 
     def test_a_search_s_finish_is_counted_apart_and_counts_a_hint(self, client):
-        game = near_win(client, LEFT)
+        game = near_win(client, 60)
+        assert not game.finish  # too far from the end for a certain win
         own = game.player_moves
+        found_win(game, Analysis.Kind.ANALYSIS, 60)
+        response = client.post(url("finish", game), board(game), headers=HTMX)
+        assert response.status_code == 200
+        game.refresh_from_db()
+        assert (game.status, game.finish_ply, game.player_moves) == ("won", 60, own)
+        assert game.hint_count == 1 and game.helped
+        assert figures(response.text)["moves"] == f"{own} + 60 by Finish"
+
+    def test_the_board_s_finish_plays_the_certain_win_when_a_search_s_is_known_too(self, client):
+        # The board's Finish plays the certain win, which costs no hint; the answer's button
+        # (win=found, test_analysis.py) plays the search's, as it says.
+        game = near_win(client, LEFT)
+        certain = list(game.finish)
         found_win(game, Analysis.Kind.ANALYSIS)
         response = client.post(url("finish", game), board(game), headers=HTMX)
         assert response.status_code == 200
         game.refresh_from_db()
-        assert (game.status, game.finish_ply, game.player_moves) == ("won", LEFT, own)
-        assert game.hint_count == 1 and game.helped
-        assert figures(response.text)["moves"] == f"{own} + {LEFT} by Finish"
+        assert game.status == "won" and game.hint_count == 0
+        played = list(game.log.order_by("ply").values_list("notation", flat=True))
+        assert played[-len(certain) :] == certain
 
     def test_automatic_moves_and_finish_are_both_apart(self, client):
         game = near_win(client, 40)
@@ -105,7 +120,7 @@ class TestFinishCountedApart:
     def test_the_stored_game_still_checks_against_its_log(self, client):
         game = near_win(client, LEFT)
         finish_certain_win(client, game)
-        log = list(game.moves.order_by("ply").values_list("ply", "notation", "automatic"))
+        log = list(game.log.order_by("ply").values_list("ply", "notation", "automatic"))
         assert integrity.check_game(game, log) == []
         game.status = Game.Status.PLAYING
         assert any("finish_ply" in line for line in integrity.check_game(game, log))
@@ -210,15 +225,15 @@ OFF = {"lucas": False}
 class TestDailyRanking:
     def test_a_daily_win_finished_by_a_certain_win_does_not_rank(self, db):
         owner = Owner(session_key="a-player")
-        game = daily.play_daily(owner, "lucas", days.today())
+        game = daily.find_or_start_daily_game(owner, "lucas", days.today())
         graded = measure("lucas", game.deal_number)
         for ply, text in enumerate(graded.moves):
-            outcome = play.play(owner, game.public_id, ply, None, Move.parse(text), OFF)
+            outcome = play.move(owner, game.public_id, ply, None, Move.parse(text), OFF)
             if outcome.game.finish:
                 break
         game = outcome.game
         assert game.status == "playing" and game.finish and game.hint_count == 0
-        won = play.finish_certain_win(owner, game.public_id, game.ply, game.version).game
+        won = assist.finish(owner, game.public_id, game.ply, game.version).game
         assert won.status == "won" and won.finish_ply == len(game.finish)
         deal = DailyDeal.objects.get()
         board = leaderboard(deal, owner)
@@ -227,9 +242,9 @@ class TestDailyRanking:
 
 class TestMigration:
     def test_a_search_s_finish_is_found_again_in_the_games_stored_before(self, client):
-        found = near_win(client, LEFT)
-        found_win(found, Analysis.Kind.HINT)
-        assist.finish_found_win(owner_of(client), found.public_id, found.ply, found.version)
+        found = near_win(client, 60)
+        found_win(found, Analysis.Kind.HINT, 60)
+        assist.finish(owner_of(client), found.public_id, found.ply, found.version)
         certain = near_win(client, LEFT)
         finish_certain_win(client, certain)
         Game.objects.update(finish_ply=0)  # as stored before the migration
@@ -238,4 +253,4 @@ class TestMigration:
         found.refresh_from_db()
         certain.refresh_from_db()
         # The search's win is found in the log; the certain win left no trace.
-        assert (found.finish_ply, certain.finish_ply) == (LEFT, 0)
+        assert (found.finish_ply, certain.finish_ply) == (60, 0)

@@ -37,7 +37,7 @@ def imported(client, text: str) -> tuple[Game, object]:
 
 def figures_of(game: Game) -> tuple:
     game.refresh_from_db()
-    log = list(game.moves.order_by("ply").values_list("notation", "automatic"))
+    log = list(game.log.order_by("ply").values_list("notation", "automatic"))
     return (
         game.status,
         game.ply,
@@ -60,7 +60,7 @@ def won_with_automatic_moves_and_finish(client) -> Game:
         game.refresh_from_db()
         if game.finish:
             break
-    client.post(url("play_out", game), board(game), headers=HTMX)
+    client.post(url("finish", game), board(game), headers=HTMX)
     Game.objects.filter(pk=game.pk).update(milliseconds_played=754_321, undo_count=2, version=99)
     game.refresh_from_db()
     assert game.status == "won" and game.automatic_ply and game.finish_ply
@@ -93,7 +93,7 @@ class TestRoundTrip:
         assert game.status == "playing" and game.automatic_ply
         copy, _response = imported(other_client, exported(client, game))
         assert figures_of(copy) == figures_of(game)
-        log = list(copy.moves.order_by("ply").values_list("ply", "notation", "automatic"))
+        log = list(copy.log.order_by("ply").values_list("ply", "notation", "automatic"))
         assert integrity.check_game(copy, log) == []
         # Undo takes back the player's last move with the automatic moves after it, as it
         # would have in the game exported.
@@ -105,7 +105,7 @@ class TestRoundTrip:
     def test_the_record_says_what_it_keeps_in_keys_of_its_own(self, client):
         game = won_with_automatic_moves_and_finish(client)
         data = json.loads(exported(client, game))
-        log = list(game.moves.order_by("ply").values_list("automatic", flat=True))
+        log = list(game.log.order_by("ply").values_list("automatic", flat=True))
         assert data["automatic_moves"] == [n for n, auto in enumerate(log, 1) if auto]
         assert data["finish_moves"] == game.finish_ply
         assert data["milliseconds_played"] == 754_321 and data["undos"] == 2

@@ -30,7 +30,6 @@ REQUESTS = [
     ("analysis", "post", {"ply": "1", "version": "1"}),
     ("analysis", "get", {"version": "1"}),
     ("finish", "post", {"ply": "1", "version": "1"}),
-    ("play_out", "post", {"ply": "1", "version": "1"}),
     ("share", "post", {}),
 ]
 

@@ -65,9 +65,7 @@ class TestCheckpoints:
 
 
 def rows_of(game: Game) -> list[tuple]:
-    return list(
-        game.moves.order_by("ply").values_list("ply", "notation", "automatic", "checkpoint")
-    )
+    return list(game.log.order_by("ply").values_list("ply", "notation", "automatic", "checkpoint"))
 
 
 def check_games_finds_nothing(game: Game) -> bool:

@@ -36,7 +36,7 @@ def cards_drawn(html: str) -> list[str]:
 
 def cards_expected(game, ply: int) -> list[str]:
     """The cards the board of the position after ``ply`` moves shows, in the page's order."""
-    moves = list(game.moves.order_by("ply").values_list("notation", flat=True))[:ply]
+    moves = list(game.log.order_by("ply").values_list("notation", flat=True))[:ply]
     board = build_board(replay(Record(game.variant, game.deal_number, moves)), playable=False)
     piles = [board.stock, board.waste, *board.foundations, *board.columns]
     return [

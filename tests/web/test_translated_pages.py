@@ -142,7 +142,6 @@ def requests_of(client: Client, game: Game, won: Game) -> list[tuple[str, str, s
         ("games:analysis", "get", url("analysis", game), {"version": "1"}),
         ("games:analysis", "post", url("analysis", game), {}),
         ("games:finish", "post", url("finish", game), board(game)),
-        ("games:play_out", "post", url("play_out", game), board(game)),
         # Without JavaScript: the page that asks first (with htmx: given up, last of the game's).
         ("games:give_up", "post", url("give_up", game), {"ply": "1", "version": "1"}),
         ("games:daily", "get", reverse("games:daily"), {}),

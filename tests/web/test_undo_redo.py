@@ -324,4 +324,4 @@ class TestSnapshot:
             game.refresh_from_db()
             assert game.snapshot == replayed(game)
             assert game.ply == len(log(game))
-            assert [r.ply for r in game.moves.order_by("ply")] == list(range(1, game.ply + 1))
+            assert [r.ply for r in game.log.order_by("ply")] == list(range(1, game.ply + 1))

@@ -80,11 +80,11 @@ def main(rounds: int) -> dict:
         thread.join()
 
     game.refresh_from_db()
-    log = list(game.moves.order_by("ply").values_list("notation", flat=True))
+    log = list(game.log.order_by("ply").values_list("notation", flat=True))
     return {
         "outcomes": outcomes,
         "log": log,
-        "plies": list(game.moves.order_by("ply").values_list("ply", flat=True)),
+        "plies": list(game.log.order_by("ply").values_list("ply", flat=True)),
         "ply": game.ply,
         "replays_to_snapshot": replay(Record(game.variant, game.deal_number, log)).text()
         == game.snapshot,

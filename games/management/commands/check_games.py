@@ -124,7 +124,7 @@ def _check_again(pk: int) -> list[str]:
         game = Game.objects.filter(pk=pk).first()
         if game is None:  # deleted since: nothing to compare
             return []
-        rows = game.moves.order_by("ply", "pk").values_list(
+        rows = game.log.order_by("ply", "pk").values_list(
             "ply", "notation", "automatic", "checkpoint"
         )
         return check_game(game, list(rows))

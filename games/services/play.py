@@ -208,7 +208,7 @@ def _owned(owner: Owner) -> dict:
 # returns the facts (``Outcome``).
 
 
-def move(
+def play_move(
     owner: Owner,
     public_id: str,
     ply: int,
@@ -222,7 +222,16 @@ def move(
     automatic moves if the player's ``autoplay`` settings (by game type) say so. ``pace``:
     what the page says of the gap since the last action (games/pace.py)."""
     game = read_for_play(owner, public_id, ply, version)
-    return _moved(owner, game, game.position(), move, autoplay, pace)
+    was = Before.of(game)
+    position = game.position()
+    with refusals(game):
+        on = game.autoplay_on(autoplay)
+        gap = pace.gap(game.updated_at)
+        turn = take_turn(position, [move], autoplay=on)
+    game.redo = []
+    changed = _changed(turn)
+    _save(owner, game, turn, gap)
+    return Outcome(game, position, Event.MOVED, turn.played, changed, was)
 
 
 def send_to_foundation(
@@ -243,24 +252,11 @@ def send_to_foundation(
     home = [m for m in position.legal_moves() if _picked(m, wanted)]
     if not home:
         raise NotOnAFoundation(game, position.moving_card(*wanted))
-    return _moved(owner, game, position, home[0], autoplay, pace)
-
-
-def _moved(
-    owner: Owner,
-    game: Game,
-    position: Position,
-    move: Move,
-    autoplay: Mapping[str, bool],
-    pace: Pace,
-) -> Outcome:
-    """The player's ``move`` on ``game`` as just read (``position``), with the automatic
-    moves that follow if ``autoplay`` says so: one turn of the engine's, one write."""
     was = Before.of(game)
     with refusals(game):
         on = game.autoplay_on(autoplay)
         gap = pace.gap(game.updated_at)
-        turn = take_turn(position, [move], autoplay=on)
+        turn = take_turn(position, home[:1], autoplay=on)
     game.redo = []
     changed = _changed(turn)
     _save(owner, game, turn, gap)

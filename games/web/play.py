@@ -88,7 +88,7 @@ def move(request: HttpRequest, public_id: str, seen: Seen) -> Outcome:
     except MoveSyntaxError:
         raise Garbled(_("“%(move)s” is not a move.") % {"move": echo(text)}) from None
     settings = autoplay_settings(request)
-    return play.move(
+    return play.play_move(
         request.owner, public_id, seen.ply, seen.version, parsed, settings, pace=seen.pace
     )
 

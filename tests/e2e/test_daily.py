@@ -65,7 +65,7 @@ def finish_by_play(game: Game, moves: list[str]) -> Game:
     owner = Owner(session_key=game.session_key)
     for ply, text in enumerate(moves, game.ply):
         site_clock.advance(timedelta(seconds=1))
-        play.move(owner, game.public_id, ply, None, Move.parse(text), OFF)
+        play.play_move(owner, game.public_id, ply, None, Move.parse(text), OFF)
     game.refresh_from_db()
     return game
 

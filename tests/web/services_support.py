@@ -26,7 +26,9 @@ def owner(game: Game) -> Owner:
 
 
 def play(game: Game, ply: int, move: Move, *, autoplay: bool = False, version=None) -> Outcome:
-    return services.move(owner(game), game.public_id, ply, version, move, {game.variant: autoplay})
+    return services.play_move(
+        owner(game), game.public_id, ply, version, move, {game.variant: autoplay}
+    )
 
 
 def undo(game: Game, ply: int, *, version=None) -> Outcome:

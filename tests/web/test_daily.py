@@ -209,7 +209,9 @@ class TestTheLeaderboard:
         graded = measure("lucas", game.deal_number)
         for ply, text in enumerate(graded.moves):
             site_clock.advance(timedelta(seconds=1))  # a person's pace
-            won = play.move(owner, game.public_id, ply, None, Move.parse(text), {"lucas": False})
+            won = play.play_move(
+                owner, game.public_id, ply, None, Move.parse(text), {"lucas": False}
+            )
         assert won.game.status == Game.Status.WON and not won.game.helped
         deal = DailyDeal.objects.get()
         rows = leaderboard(deal, owner).rows

@@ -43,7 +43,7 @@ def play_to_the_last_move(client: Client, game: Game) -> str:
     moves = [str(move) for move in found.moves]
     for ply, text in enumerate(moves[:-1], start=game.ply):
         site_clock.advance(timedelta(seconds=1))  # a person's pace
-        play.move(owner, game.public_id, ply, None, Move.parse(text), {game.variant: False})
+        play.play_move(owner, game.public_id, ply, None, Move.parse(text), {game.variant: False})
     return moves[-1]
 
 
@@ -144,7 +144,7 @@ def test_a_win_played_faster_than_a_person_does_not_rank_and_says_so(client, clo
     moves = [str(move) for move in found.moves]
     for ply, text in enumerate(moves[:-1], start=game.ply):
         clock.advance(milliseconds=20)  # a script's pace
-        play.move(owner, game.public_id, ply, None, Move.parse(text), {game.variant: False})
+        play.play_move(owner, game.public_id, ply, None, Move.parse(text), {game.variant: False})
     clock.advance(milliseconds=20)
     page = finish(client, game, moves[-1])
     assert ranked(game) == []

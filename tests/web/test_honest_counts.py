@@ -228,7 +228,7 @@ class TestDailyRanking:
         game = daily.find_or_start_daily_game(owner, "lucas", days.today())
         graded = measure("lucas", game.deal_number)
         for ply, text in enumerate(graded.moves):
-            outcome = play.move(owner, game.public_id, ply, None, Move.parse(text), OFF)
+            outcome = play.play_move(owner, game.public_id, ply, None, Move.parse(text), OFF)
             if outcome.game.finish:
                 break
         game = outcome.game

@@ -20,7 +20,7 @@ from ..images import board_png
 from ..models import Game, SharedGame
 from ..selectors import sharing as links
 from ..selectors.daily import day_not_over
-from ..selectors.deals import grade_known
+from ..selectors.deals import grade_known, grade_words
 from ..selectors.games import replayed_at
 from ..services import sharing
 from .draw import game_url
@@ -76,7 +76,7 @@ def shared(request: HttpRequest, token: str, ply: int | None = None) -> HttpResp
         lambda target: reverse("games:shared_at", args=[token, target]),
         page="games/share.html",
         link=link,
-        grade=grade_known(game.variant, game.deal),
+        grade=grade_words(grade_known(game.variant, game.deal)),
         name=links.owner_name(game),
         mine=Game.objects.owned_by(request.owner).filter(pk=game.pk).exists(),
         image_url=image,

@@ -10,10 +10,11 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import translation
 from PIL import Image
 
 from games.images import HEIGHT, WIDTH, board_png
-from games.models import Game, SharedGame
+from games.models import Game, GradedDeal, SharedGame
 from games.rules import first_position, get_variant
 from solitaire.accounts.models import Preferences
 
@@ -202,3 +203,15 @@ class TestLanguages:
         assert f'lang="{language}"' in page
         for english in ("A shared game", "so far", "Play this deal", "Move 1 of"):
             assert english not in page, english
+
+    @pytest.mark.parametrize("language", ["en", "fr", "nl", "pl", "vi"])
+    def test_the_deal_s_grade_is_in_the_reader_s_words(self, shared, language, settings):
+        game, path = shared
+        GradedDeal.objects.create(variant=game.variant, deal=game.deal, grade="medium")
+        stranger = Client()
+        stranger.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        page = stranger.get(path).content.decode()
+        with translation.override(language):
+            said = str(GradedDeal.Grade.MEDIUM.label)
+        assert f"{said}." in page
+        assert language == "en" or "medium" not in page

@@ -9,9 +9,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     DJANGO_STATIC_ROOT=/app/staticfiles
 
 # GNU gettext compiles the translation catalogues; supervisor runs and restarts each
-# container's processes (bin/supervise).
+# container's processes (bin/supervise); DejaVu Sans writes the shared games' images
+# (games/images.py) in every language's letters.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends gettext supervisor \
+    && apt-get install -y --no-install-recommends gettext supervisor fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

@@ -53,7 +53,7 @@ lint: $(STAMP)
 # HAProxy for the balancer's door (tests/web/test_door.py).
 system-packages:
 	bin/debian-packages chromium=chromium msgfmt=gettext supervisord=supervisor faketime=faketime \
-		npm=npm haproxy=haproxy
+		npm=npm haproxy=haproxy /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf=fonts-dejavu-core
 
 # MARKERS chooses a part of the suite (MARKERS="not e2e": all but the browser); WORKERS spreads
 # it over that many processes (on SQLite without REDIS_URL only: see test-fast).

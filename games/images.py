@@ -1,10 +1,17 @@
 """The board drawn as a PNG (Pillow), for a shared game's link preview (Open Graph and Twitter
-cards): 1200 by 630 pixels, the size those previews ask for. No words on it (a preview is shown in
-any language): the stock and the waste, the eight foundations and every column, cards drawn
-as their rank and a suit shape, red or black, face-down cards as backs."""
+cards): 1200 by 630 pixels, the size those previews ask for. Above the board, when given, a
+title and a summary in the reader's language (the game, its deal, who played it, the grade, the
+result, its moves and time: the shared page's own words); below, the stock and the waste, the
+eight foundations and every column, as large as the room left lets them be, cards drawn as
+their rank and a suit shape, red or black, face-down cards as backs.
+
+The words are drawn in DejaVu Sans (Debian's fonts-dejavu-core: every letter of the five
+languages, Polish and Vietnamese included), or, where it is not installed, in Pillow's own font,
+which has no letter beyond Latin-1."""
 
 import io
 from functools import cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -23,22 +30,70 @@ RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 
 
+#: The words' font, regular and bold (Debian's fonts-dejavu-core).
+FONTS = Path("/usr/share/fonts/truetype/dejavu")
+WORDS = (250, 250, 246)
+#: The margin around the words, and their sizes: the title's and the summary's.
+MARGIN = 28
+TITLE_SIZE, SUMMARY_SIZE = 42, 28
+
+
 @cache
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's own font (no file needed on the server)."""
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """DejaVu Sans at ``size``, or Pillow's own font where it is not installed."""
+    path = FONTS / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
+    if path.exists():
+        return ImageFont.truetype(str(path), size)
     return ImageFont.load_default(size=size)
 
 
-def board_png(position: Position) -> bytes:
-    """``position`` drawn, as PNG bytes."""
+def lines_of(draw: ImageDraw.ImageDraw, text: str, face, width: int) -> list[str]:
+    """``text`` broken at spaces into lines no wider than ``width`` (a word longer than that
+    stands alone on its line)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and draw.textlength(f"{lines[-1]} {word}", font=face) <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
+def board_png(position: Position, title: str = "", summary: str = "") -> bytes:
+    """``position`` drawn, under ``title`` and ``summary`` when given, as PNG bytes."""
     image = Image.new("RGB", (WIDTH, HEIGHT), TABLE)
     draw = ImageDraw.Draw(image)
+    top = 14
+    if title:
+        y = MARGIN - 6
+        for size, bold, text, most in (
+            (TITLE_SIZE, True, title, 2),
+            (SUMMARY_SIZE, False, summary, 2),
+        ):
+            face = font(size, bold)
+            for line in lines_of(draw, text, face, WIDTH - 2 * MARGIN)[:most]:
+                draw.text((MARGIN, y), line, fill=WORDS, font=face)
+                y += int(size * 1.25)
+        top = y + 12
+    draw_board(draw, position, top)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=False)
+    return out.getvalue()
+
+
+def draw_board(draw: ImageDraw.ImageDraw, position: Position, top: int) -> None:
+    """The board in the room from ``top`` down, its cards as large as the room lets them be:
+    as wide as the columns allow, and no taller than the top row and the longest column, its
+    cards fanned, fit in the height left."""
     slots = max(len(position.columns), 10)
     gap = 8
-    width = min(86, (WIDTH - gap * (slots + 1)) // slots)
+    longest = max((len(c) for c in position.columns), default=1)
+    room = HEIGHT - top - 14
+    # The top row, a gap, then the longest column: a card and a third of one per covered card.
+    by_height = int(room / (1.4 * (2 + 0.3 * max(0, longest - 1))) - 4)
+    width = max(24, min(110, (WIDTH - gap * (slots + 1)) // slots, by_height))
     height = int(width * 1.4)
     left = (WIDTH - (slots * width + (slots - 1) * gap)) // 2
-    top = 14
     # The top row: the stock, the waste, the eight foundations.
     place = left
     pile(draw, place, top, width, height, position.stock[-1] if position.stock else None, False)
@@ -50,7 +105,6 @@ def board_png(position: Position) -> bytes:
         place += width + gap
     # The columns, their cards fanned down in the room left.
     below = top + height + 18
-    longest = max((len(c) for c in position.columns), default=1)
     strip = min(int(height * 0.3), max(8, (HEIGHT - below - height - 6) // max(1, longest - 1)))
     for j, column in enumerate(position.columns):
         x = left + j * (width + gap)
@@ -58,9 +112,6 @@ def board_png(position: Position) -> bytes:
             pile(draw, x, below, width, height, None, True)
         for n, card in enumerate(column):
             pile(draw, x, below + n * strip, width, height, card, n >= position.down[j])
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=False)
-    return out.getvalue()
 
 
 def pile(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, card, face_up: bool):

@@ -4,11 +4,16 @@ move, with "Play this deal", and carries Open Graph and Twitter card tags whose 
 board drawn on the server (``/s/<token>/board.png``, cached); the owner may withdraw it, after
 which it is a 404."""
 
+from html import unescape
+
 from django.contrib import messages
 from django.core.cache import caches
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
@@ -18,6 +23,7 @@ from solitaire import limits
 from ..forms import NewGameForm
 from ..images import board_png
 from ..models import Game, SharedGame
+from ..rules import VARIANTS
 from ..selectors import sharing as links
 from ..selectors.daily import day_not_over
 from ..selectors.deals import grade_known, grade_words
@@ -95,12 +101,34 @@ def shared_image(request: HttpRequest, token: str) -> HttpResponse:
     game = link_or_404(token).game
     # A daily game's board, while its day is not over, is the deal as dealt (its moves hidden).
     hidden = day_not_over(game) is not None
-    # One image per link, named by what it shows: a newer version replaces the older one.
+    # One image per link and language, named by what it shows: a newer version replaces the
+    # older one.
     drawn = "dealt" if hidden else str(game.version)
-    kept = caches[IMAGES].get(f"share-png:{token}")
+    key = f"share-png:{token}:{get_language()}"
+    kept = caches[IMAGES].get(key)
     if kept is not None and kept[0] == drawn:
         png = kept[1]
     else:
-        png = board_png(replayed_at(game, 0).before if hidden else game.position())
-        caches[IMAGES].set(f"share-png:{token}", (drawn, png))
-    return HttpResponse(png, content_type="image/png")
+        title, summary = image_words(game)
+        position = replayed_at(game, 0).before if hidden else game.position()
+        png = board_png(position, title, summary)
+        caches[IMAGES].set(key, (drawn, png))
+    response = HttpResponse(png, content_type="image/png")
+    # Its words are the reader's language's (the cookie's, else the browser's).
+    patch_vary_headers(response, ["Accept-Language", "Cookie"])
+    return response
+
+
+def image_words(game: Game) -> tuple[str, str]:
+    """The image's title and summary: the shared page's own (games/share.html), as text."""
+    context = {
+        "variant": VARIANTS[game.variant],
+        "game": game,
+        "name": links.owner_name(game),
+        "grade": grade_words(grade_known(game.variant, game.deal)),
+    }
+    title, summary = (
+        " ".join(unescape(render_to_string(f"games/share.html#{part}", context)).split())
+        for part in ("title", "summary")
+    )
+    return title, summary

@@ -16,6 +16,7 @@ from PIL import Image
 from games.images import HEIGHT, WIDTH, board_png
 from games.models import Game, GradedDeal, SharedGame
 from games.rules import first_position, get_variant
+from games.web.share import image_words
 from solitaire.accounts.models import Preferences
 
 from .conftest import post_move, start, url
@@ -126,7 +127,7 @@ class TestTheImage:
         image = Image.open(io.BytesIO(response.content))
         assert image.format == "PNG" and image.size == (WIDTH, HEIGHT)
         game.refresh_from_db()
-        assert response.content == board_png(game.position())
+        assert response.content == board_png(game.position(), *image_words(game))
         other = first_position(get_variant("forty-thieves"), 8)
         assert response.content != board_png(other)
 
@@ -135,7 +136,7 @@ class TestTheImage:
         drawn = []
         import games.web.share as views
 
-        monkeypatch.setattr(views, "board_png", lambda p: drawn.append(1) or b"\x89PNG")
+        monkeypatch.setattr(views, "board_png", lambda *a: drawn.append(1) or b"\x89PNG")
         Client().get(f"{path}board.png")
         Client().get(f"{path}board.png")
         assert drawn == [1]
@@ -152,12 +153,28 @@ class TestTheImage:
         Client().get(f"{path}board.png")
         post_move(client, game, "deal")
         Client().get(f"{path}board.png")
-        kept = caches["images"].get(f"share-png:{token}")
+        kept = caches["images"].get(f"share-png:{token}:en")
         game.refresh_from_db()
         assert kept[0] == str(game.version)  # the newer image replaced the older one
         # Nothing of it in the default cache, beside the limits' counters.
         assert cache.get(f"share-png:{token}") is None
         assert cache.get(f"share-png:{token}:{game.version}") is None
+
+    def test_its_words_say_the_game_and_are_the_reader_s(self, client, shared, settings):
+        game, path = shared
+        game.refresh_from_db()
+        with translation.override("pl"):
+            title, summary = image_words(game)
+        assert title.startswith("Udostępniona") or "rozdanie 7" in title, title
+        assert "7" in title and summary
+        stranger = Client()
+        stranger.cookies[settings.LANGUAGE_COOKIE_NAME] = "pl"
+        polish = stranger.get(f"{path}board.png")
+        english = Client().get(f"{path}board.png")
+        assert polish.content != english.content
+        assert "Accept-Language" in polish["Vary"] and "Cookie" in polish["Vary"]
+        with translation.override("pl"):
+            assert polish.content == board_png(game.position(), title, summary)
 
     def test_a_withdrawn_links_image_is_not_kept_by_browsers_or_proxies(self, client, shared):
         _game, path = shared

@@ -1,16 +1,16 @@
-{% autoescape off %}/* The service worker (solitaire/app.py, docs/app.md). It keeps the static files, whose names
+{% autoescape off %}{% comment %}The service worker (solitaire/app.py, docs/app.md). It keeps the static files, whose names
    change with their contents (cache first), and a page that says the network is away. Pages go
    to the network (that page when they cannot), and every request of a game goes to the network
-   untouched: the board is always the server's, and nothing is kept to be sent later. */
+   untouched: the board is always the server's, and nothing is kept to be sent later.{% endcomment %}
 "use strict";
 
 const VERSION = {{ version }};
 const CACHE = `solitaire-${VERSION}`;
 const STATIC = {{ static_url }};
 const FILES = {{ files }};
-/** The offline page of each language, by language code. */
+{% comment %}The offline page of each language, by language code.{% endcomment %}
 const OFFLINE = {{ offline_pages }};
-/** Where the language of the pages last seen is kept (a page tells it: static/js/app.js). */
+{% comment %}Where the language of the pages last seen is kept (a page tells it: static/js/app.js).{% endcomment %}
 const LANGUAGE = "/sw/language";
 
 self.addEventListener("install", (event) => {
@@ -36,7 +36,7 @@ self.addEventListener("message", (event) => {
   }
 });
 
-/** The offline page in the language of the address asked for, else of the pages last seen. */
+{% comment %}The offline page in the language of the address asked for, else of the pages last seen.{% endcomment %}
 async function offlinePage(url) {
   const cache = await caches.open(CACHE);
   const prefix = url.pathname.split("/")[1];
@@ -49,7 +49,7 @@ async function offlinePage(url) {
   return page || Response.error();
 }
 
-/** A static file: from the cache, else from the network (and kept). */
+{% comment %}A static file: from the cache, else from the network (and kept).{% endcomment %}
 async function staticFile(request) {
   const cache = await caches.open(CACHE);
   const kept = await cache.match(request, { ignoreVary: true });
@@ -61,7 +61,8 @@ async function staticFile(request) {
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (request.method !== "GET") return; // a game's actions: the network's, untouched
+  {# A game's actions: the network's, untouched. #}
+  if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (url.pathname.startsWith(STATIC)) {
@@ -69,6 +70,6 @@ self.addEventListener("fetch", (event) => {
   } else if (request.mode === "navigate") {
     event.respondWith(fetch(request).catch(() => offlinePage(url)));
   }
-  // Anything else (a game's catch-up question, a hint, the manifest): the network's, untouched.
+  {# Anything else (a game's catch-up question, a hint, the manifest): the network's, untouched. #}
 });
 {% endautoescape %}

@@ -13,7 +13,7 @@ import { online, sayOffline } from "./network.js";
 import { board, played, say } from "./page.js";
 import { hold } from "./pick.js";
 import { cue } from "./sound.js";
-import { moveTime } from "./standins.js";
+import { moveTime, off } from "./standins.js";
 
 /** An action the server could not take for now (503: no worker free, or the balancer's queue
     full; Retry-After says when to come back) is sent again after that time, first in line, for
@@ -80,7 +80,7 @@ export function enqueue(action) {
   hold("");
   // A card set off at once sounds as it lands; the others when their answer comes.
   if (action.flight && soundOf(action)) {
-    cue(soundOf(action), moveTime());
+    cue(soundOf(action), off() ? 0 : moveTime());
     action.sounded = true;
   }
   queue.push(action);

@@ -1,11 +1,13 @@
 """The site's URLs: the public pages under a language prefix (``/fr/``, ``/pl/``, ...), the
 games and the account pages without one (their language is the player's), the language
-switcher and the staff's admin."""
+switcher, the staff's admin, and what makes the site an app (the service worker at the root, the
+manifest and the offline page in each language)."""
 
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 
+from . import app
 from .accounts import views as accounts
 
 # The error pages read nothing of the request's body (solitaire/errors.py).
@@ -22,6 +24,12 @@ urlpatterns = [
     # The admin's log-in, throttled as the site's, before the admin's own URLs.
     path("admin/login/", accounts.admin_log_in),
     path("admin/", admin.site.urls),
+    # The service worker at the root: its scope is the whole site (solitaire/app.py).
+    path("sw.js", app.service_worker, name="service_worker"),
     path("", include("games.urls")),
-    *i18n_patterns(path("", include("games.public_urls"))),
+    *i18n_patterns(
+        path("manifest.webmanifest", app.manifest, name="manifest"),
+        path("offline/", app.offline, name="offline"),
+        path("", include("games.public_urls")),
+    ),
 ]

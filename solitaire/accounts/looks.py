@@ -1,14 +1,16 @@
-"""Looks: how the site looks to a player (light or dark, the table's colour, the cards' backs,
-two or four colours, animations on or off, whether one tap plays a card's only move, whether
-the table shows the moves and the clock), chosen on the Looks page.
+"""Looks: how the site looks (and sounds) to a player (light or dark, the table's colour, the
+cards' backs, two or four colours, the animation speed, whether one tap plays a card's only
+move, whether the table shows the moves and the clock, the sounds and their volume), chosen on
+the Looks page.
 
 A choice is kept in the browser (a cookie, so that the very first paint of every page has it,
 guest or not) and, for a player with an account, on the account (``Preferences``), which every
 device of theirs follows. The page's ``<html>`` carries the looks as data attributes
 (``{% looks_attributes %}``, templates/base.html): ``data-theme``, ``data-table``,
-``data-back``, ``data-deck``, ``data-motion`` ("off" turns the cards' travel off, for
-static/js/motion.js), ``data-tap`` (static/js/play.js) and ``data-counters`` ("hidden": a
-relaxed game, no moves or clock on the table). static/css/site.css draws them.
+``data-back``, ``data-deck``, ``data-motion`` (the cards' pace: "slow", "normal", "fast", or
+"off", for static/js/game/standins.js), ``data-tap`` (static/js/game/input/click.js),
+``data-counters`` ("hidden": a relaxed game, no moves or clock on the table), ``data-sound``
+and ``data-volume`` (static/js/game/sound.js). static/css/site.css draws them.
 """
 
 from urllib.parse import urlsplit, urlunsplit
@@ -24,7 +26,18 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from .models import CardBack, Counters, Deck, Motion, OneTap, Preferences, TableColour, Theme
+from .models import (
+    CardBack,
+    Counters,
+    Deck,
+    Motion,
+    OneTap,
+    Preferences,
+    Sound,
+    TableColour,
+    Theme,
+    Volume,
+)
 
 COOKIE = "looks"
 #: A year: looks are chosen once and kept.
@@ -36,9 +49,11 @@ LOOKS = {
     "table": ("table", TableColour, TableColour.GREEN),
     "back": ("card_back", CardBack, CardBack.BLUE),
     "deck": ("deck", Deck, Deck.TWO),
-    "motion": ("motion", Motion, Motion.ON),
+    "motion": ("motion", Motion, Motion.NORMAL),
     "tap": ("tap", OneTap, OneTap.TOUCH),
     "counters": ("counters", Counters, Counters.SHOWN),
+    "sound": ("sound", Sound, Sound.OFF),
+    "volume": ("volume", Volume, Volume.MEDIUM),
 }
 DEFAULTS = {name: str(default) for name, (_field, _choices, default) in LOOKS.items()}
 
@@ -65,12 +80,13 @@ class LooksForm(forms.Form):
         ),
     )
     motion = forms.ChoiceField(
-        label=gettext_lazy("Animations"),
+        label=gettext_lazy("Animation speed"),
         choices=Motion,
         widget=forms.RadioSelect,
         help_text=gettext_lazy(
-            "Cards travel to where they go. Off, they jump there; they are off too when your "
-            "device asks for reduced motion."
+            "How fast cards travel to where they go; a run of cards going home by itself speeds "
+            "up as it goes. Off, they jump there; they do too when your device asks for reduced "
+            "motion."
         ),
     )
     # Not required: a form sent before this choice existed keeps the default.
@@ -94,6 +110,20 @@ class LooksForm(forms.Form):
             "Hidden, nothing on the table counts your moves or your time. They are still "
             "recorded for your statistics and shown once a game is won."
         ),
+    )
+    # Not required, as "tap": a form sent before the sounds existed keeps them off.
+    sound = forms.ChoiceField(
+        label=gettext_lazy("Sound"),
+        choices=Sound,
+        widget=forms.RadioSelect,
+        required=False,
+        help_text=gettext_lazy(
+            "A short sound when a card is placed, when you deal, when a move is refused and "
+            "when you win; never for moves made on another device."
+        ),
+    )
+    volume = forms.ChoiceField(
+        label=gettext_lazy("Volume"), choices=Volume, widget=forms.RadioSelect, required=False
     )
 
 

@@ -43,10 +43,37 @@ class Deck(models.TextChoices):
 
 
 class Motion(models.TextChoices):
-    # Translators: animations are on.
-    ON = "on", pgettext_lazy("animations", "On")
-    # Translators: animations are off.
-    OFF = "off", pgettext_lazy("animations", "Off")
+    """How fast the cards travel (static/js/game/standins.js reads it: data-motion); "off",
+    they appear where they go. Reduced motion on the device wins over every pace."""
+
+    # Translators: the cards travel slowly (the animation speed).
+    SLOW = "slow", pgettext_lazy("animation speed", "Slow")
+    # Translators: the cards travel at the usual pace (the animation speed).
+    NORMAL = "normal", pgettext_lazy("animation speed", "Normal")
+    # Translators: the cards travel quickly (the animation speed).
+    FAST = "fast", pgettext_lazy("animation speed", "Fast")
+    # Translators: no animation: the cards appear where they go.
+    OFF = "off", pgettext_lazy("animation speed", "Off")
+
+
+class Sound(models.TextChoices):
+    """Whether the game page plays its short sounds (static/js/game/sound.js): off by default."""
+
+    # Translators: the game's sounds are off.
+    OFF = "off", pgettext_lazy("sound", "Off")
+    # Translators: the game's sounds are on.
+    ON = "on", pgettext_lazy("sound", "On")
+
+
+class Volume(models.TextChoices):
+    """How loud the sounds are, when they are on."""
+
+    # Translators: the sounds' volume.
+    QUIET = "quiet", pgettext_lazy("volume", "Quiet")
+    # Translators: the sounds' volume.
+    MEDIUM = "medium", pgettext_lazy("volume", "Medium")
+    # Translators: the sounds' volume.
+    LOUD = "loud", pgettext_lazy("volume", "Loud")
 
 
 class OneTap(models.TextChoices):
@@ -90,7 +117,9 @@ class Preferences(models.Model):
     table = models.CharField(_("table colour"), max_length=8, blank=True, choices=TableColour)
     card_back = models.CharField(_("card back"), max_length=8, blank=True, choices=CardBack)
     deck = models.CharField(_("deck"), max_length=8, blank=True, choices=Deck)
-    motion = models.CharField(_("animations"), max_length=8, blank=True, choices=Motion)
+    motion = models.CharField(_("animation speed"), max_length=8, blank=True, choices=Motion)
+    sound = models.CharField(_("sound"), max_length=8, blank=True, choices=Sound)
+    volume = models.CharField(_("volume"), max_length=8, blank=True, choices=Volume)
     tap = models.CharField(_("one tap plays"), max_length=8, blank=True, choices=OneTap)
     counters = models.CharField(_("moves and clock"), max_length=8, blank=True, choices=Counters)
     #: The name the daily leaderboards and shared games show; blank for none ("a player").

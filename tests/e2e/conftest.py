@@ -77,6 +77,13 @@ def _new_page(browser, viewport, one_tap: bool = False, **options):
             [{"name": "looks", "value": "tap=off", "domain": "localhost", "path": "/"}]
         )
     page = context.new_page()
+    watch(page)
+    return context, page
+
+
+def watch(page) -> None:
+    """Hold ``page`` to the tests' rules: a ten-second wait at most, and any Content Security
+    Policy violation, htmx error or script error noted, to fail the test at its end."""
     page.set_default_timeout(10_000)
     # Every page runs under the site's Content Security Policy: anything it blocks (an inline
     # script or style, a script from elsewhere, code htmx would evaluate), any error htmx logs
@@ -97,7 +104,6 @@ def _new_page(browser, viewport, one_tap: bool = False, **options):
     page.on("request", lambda r: page.in_flight.add(r))
     page.on("requestfinished", lambda r: page.in_flight.discard(r))
     page.on("requestfailed", lambda r: page.in_flight.discard(r))
-    return context, page
 
 
 def _quiet(page, ms: int = 5_000) -> None:

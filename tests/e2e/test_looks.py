@@ -123,7 +123,7 @@ def test_the_looks_follow_a_player_to_a_second_device(page, browser, live_server
             "table": "blue",
             "back": "green",
             "deck": "two",
-            "motion": "on",
+            "motion": "normal",
         }
         other.screenshot(path=str(SCREENSHOTS / "looks-second-device-phone.png"))
     finally:

@@ -33,7 +33,7 @@ def attributes(looks: dict[str, str]) -> list[str]:
 def test_every_page_draws_the_default_looks_before_any_choice(client):
     tag = html_tag(client)
     assert all(a in tag for a in attributes(DEFAULTS))
-    assert 'data-motion="on"' in tag and 'data-theme="auto"' in tag
+    assert 'data-motion="normal"' in tag and 'data-theme="auto"' in tag
 
 
 def test_the_looks_page_is_linked_from_every_page_and_from_the_games_menu(client):
@@ -58,7 +58,7 @@ def test_the_form_offers_three_backs_three_tables_dark_four_colours_and_animatio
         "table": ["green", "blue", "wine"],
         "back": ["blue", "red", "green"],
         "deck": ["two", "four"],
-        "motion": ["on", "off"],
+        "motion": ["slow", "normal", "fast", "off"],
     }.items():
         for value in values:
             assert f'name="{name}" value="{value}"' in page

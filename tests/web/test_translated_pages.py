@@ -109,6 +109,9 @@ def requests_of(client: Client, game: Game, won: Game) -> list[tuple[str, str, s
         ("pages:rules", "get", reverse("pages:rules", args=["forty-devils"]), {}),
         ("pages:play_deal", "get", reverse("pages:play_deal", args=["maria", "x"]), {}),
         ("pages:winnability", "get", reverse("pages:winnability", args=["maria"]), {}),
+        ("manifest", "get", reverse("manifest"), {}),
+        ("offline", "get", reverse("offline"), {}),
+        ("service_worker", "get", reverse("service_worker"), {}),
         ("games:health", "get", reverse("games:health"), {}),
         ("games:ready", "get", reverse("games:ready"), {}),
         ("games:new", "post", reverse("games:new"), {"variant": "nope"}),
@@ -253,8 +256,10 @@ def test_no_page_shows_the_same_english_words_in_another_language(player, langua
     client, game, won = player
     same = []
     for name, method, path, data in requests_of(client, game, won):
-        # Not pages: the health checks and records are for machines, in no language.
+        # Not pages: the health checks, records and the service worker's script are for
+        # machines, in no language.
         if method != "get" or name in (
+            "service_worker",
             "games:health",
             "games:ready",
             "games:record",

@@ -9,7 +9,7 @@
    motion the cards are simply there at once. */
 
 import { board, played } from "./page.js";
-import { MOVE, backOf, box, copy, layer, off, placed, startNow } from "./standins.js";
+import { backOf, box, copy, layer, moveTime, off, placed, startNow } from "./standins.js";
 
 /** The flights waiting for their answers: {from, to, n, codes, tokens: [{el, origin, real}]}. */
 const flights = [];
@@ -82,7 +82,7 @@ export function predict(from, to, n) {
     el.style.zIndex = 1000 + own.childElementCount;
     own.appendChild(el);
     const frames = [placed(starts[k], size, origin), placed(ends[k], size, origin)];
-    const timing = { duration: still ? 0 : MOVE, easing: "cubic-bezier(.33, 1, .68, 1)", fill: "forwards" };
+    const timing = { duration: still ? 0 : moveTime(), easing: "cubic-bezier(.33, 1, .68, 1)", fill: "forwards" };
     startNow([el.animate(still ? [frames[1], frames[1]] : frames, timing)]);
     flight.tokens.push({ el, origin: size, real: reals[k] || null });
   });
@@ -135,8 +135,8 @@ export function back(flight) {
     token.el.getAnimations().forEach((a) => a.cancel());
     const frames = [placed(box(token.el), token.origin, origin), placed(token.origin, token.origin, origin)];
     if (!token.real) frames[1].opacity = 0; // a card dealt ahead: back into the stock
-    last = token.el.animate(frames, { duration: still ? 0 : MOVE, fill: "forwards" });
-    if (there && !still) waiting[k].animate([{ opacity: 0 }, { opacity: 0 }], { duration: MOVE });
+    last = token.el.animate(frames, { duration: still ? 0 : moveTime(), fill: "forwards" });
+    if (there && !still) waiting[k].animate([{ opacity: 0 }, { opacity: 0 }], { duration: moveTime() });
   });
   const done = () => {
     flight.tokens.forEach((token) => token.el.remove());

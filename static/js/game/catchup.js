@@ -6,14 +6,16 @@
    open costs the server one small request per 20 s after a minute without news. Its own
    actions put the next question off (each is itself checked against the game's version, so a
    page in play never needs to ask), and nothing is asked while the page is out of sight
-   nor while a request is on its way or cards are held or dragged. Coming back into sight, a
-   page asks at once (#poll's own trigger) and quickly again.
+   nor while it is offline, a request is on its way or cards are held or dragged. Coming back
+   into sight, a page asks at once (#poll's own trigger) and quickly again; so does a page whose
+   network comes back.
 
    Another tab of this browser on the same game is told of each answered action
    (BroadcastChannel, where the browser has it) and asks at once, without waiting its turn.
    This module owns when the page asks next, and the channel. */
 
 import { dragging } from "./input/drag.js";
+import { online } from "./network.js";
 import { board } from "./page.js";
 import { heldPick } from "./pick.js";
 import { busy } from "./queue.js";
@@ -64,10 +66,12 @@ function quicken() {
   schedule();
 }
 
-/** Whether to ask now if the game moved on elsewhere: not while the page is out of sight, a
-    request is on its way, or cards are held or dragged (the move will tell, if it is stale). */
+/** Whether to ask now if the game moved on elsewhere: not while the page is out of sight or
+    offline, a request is on its way, or cards are held or dragged (the move will tell, if it
+    is stale). */
 function mayAsk() {
-  return document.visibilityState === "visible" && !busy() && !heldPick() && !dragging();
+  return document.visibilityState === "visible" && online() && !busy() && !heldPick() &&
+    !dragging();
 }
 
 /** A request is being made (htmx:configRequest's event): the catch-up question is held
@@ -96,8 +100,12 @@ export function requestEnded(detail) {
   if (channel && detail.successful && !refused) channel.postMessage({ game: game() });
 }
 
-/** The page's sight, and the other tabs' news. */
+/** The page's sight, the network coming back (ask at once), and the other tabs' news. */
 export function listen() {
+  window.addEventListener("online", () => {
+    ask();
+    quicken();
+  });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") quicken();
     else {

@@ -15,7 +15,9 @@ import * as click from "./input/click.js";
 import * as drag from "./input/drag.js";
 import * as keys from "./input/keys.js";
 import * as motion from "./motion.js";
+import * as network from "./network.js";
 import * as pick from "./pick.js";
+import * as sound from "./sound.js";
 
 click.listen();
 drag.listen();
@@ -23,6 +25,7 @@ keys.listen();
 catchup.listen();
 clock.listen();
 motion.listen();
+network.listen();
 board.listen();
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -32,6 +35,7 @@ document.addEventListener("DOMContentLoaded", () => {
   keys.start();
   hints.show();
   clock.start();
+  sound.start();
 });
 
 // The one hook for the browser tests (tests/e2e/test_phone_table.py plays a move the board

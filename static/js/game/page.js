@@ -47,12 +47,13 @@ export function stockCounts() {
   };
 }
 
-/** Say ``text`` in #announce as a message (a box of its own, readable on every table). */
-export function say(text) {
+/** Say ``text`` in #announce as a message (a box of its own, readable on every table); a
+    ``lasting`` one does not fade (the page is offline). */
+export function say(text, lasting = "") {
   const region = document.getElementById("announce");
   if (!region || !text) return;
   const message = document.createElement("span");
-  message.className = "message info";
+  message.className = lasting ? "message info lasting" : "message info";
   message.textContent = text;
   region.replaceChildren(message);
 }

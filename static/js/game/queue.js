@@ -9,8 +9,11 @@
    only what changed comes out of band; board.js tells this module where the answer stands. */
 
 import * as ahead from "./ahead.js";
+import { online, sayOffline } from "./network.js";
 import { board, played, say } from "./page.js";
 import { hold } from "./pick.js";
+import { cue } from "./sound.js";
+import { moveTime, off } from "./standins.js";
 
 /** An action the server could not take for now (503: no worker free, or the balancer's queue
     full; Retry-After says when to come back) is sent again after that time, first in line, for
@@ -56,11 +59,30 @@ export function lastAnswer() {
   return last;
 }
 
+/** The sound of an action of the player's (a card placed, a deal); none for the board's other
+    actions. */
+function soundOf(action) {
+  if (action.kind === "deal") return "deal";
+  return ["move", "foundation", "undo", "redo"].includes(action.kind) ? "placed" : "";
+}
+
 /** Add ``action`` ({kind, url, values, piles, flight, still}) to the queue and send what may
-    go. Returns false when the queue is full (the action is not made). */
+    go. Returns false when the queue is full or the page is offline (the action is not made:
+    its cards go back, and the page says why). */
 export function enqueue(action) {
+  if (!online()) {
+    if (action.flight) ahead.back(action.flight);
+    sayOffline();
+    cue("refused");
+    return false;
+  }
   if (queue.length >= QUEUE_LIMIT) return false;
   hold("");
+  // A card set off at once sounds as it lands; the others when their answer comes.
+  if (action.flight && soundOf(action)) {
+    cue(soundOf(action), off() ? 0 : moveTime());
+    action.sounded = true;
+  }
   queue.push(action);
   next();
   return true;
@@ -124,6 +146,7 @@ export function answerComing(detail) {
   if (xhr.status === 503) say(b.dataset.textBusy);
   swapped = detail.shouldSwap;
   const refused = xhr.status >= 400 || xhr.getResponseHeader("X-Refused") !== null;
+  if (refused) cue("refused");
   if (swapped) ahead.answer(sending.flight, refused);
   if (refused || !swapped) dropQueue();
 }
@@ -135,6 +158,9 @@ function answered() {
   swapped = false;
   const steps = played("steps") || [];
   last = action ? { kind: action.kind, steps } : null;
+  // The sounds of the page's own answers only: what the catch-up brings is silent.
+  if (action && steps.length && !action.sounded && soundOf(action)) cue(soundOf(action));
+  if (action && Object.keys(played("cascade") || {}).length) cue("win");
   if (action && action.flight) ahead.back(action.flight);
   // An answer with no move played nothing: the board it brings is the server's (a stale
   // board, a refusal), and what waits was made on the one the page showed.

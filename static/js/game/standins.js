@@ -4,8 +4,20 @@
    transform that draws a card at a place, and starting animations in the frame being drawn.
    No state: each function works on what it is given. */
 
-/** How long (ms) the player's move travels. */
+/** How long (ms) the player's move travels, at the normal pace. */
 export const MOVE = 200;
+/** Each pace of the Looks page (<html data-motion>) as a factor of every flight's time. */
+const PACES = { slow: 1.6, normal: 1, fast: 0.6 };
+
+/** The player's pace: a factor of every flight's time (1 at the normal pace). */
+export function pace() {
+  return PACES[document.documentElement.dataset.motion] || 1;
+}
+
+/** How long (ms) the player's move travels at the player's pace. */
+export function moveTime() {
+  return MOVE * pace();
+}
 
 /** Whether cards only appear where they go: under prefers-reduced-motion, or when
     <html data-motion="off"> (the player's setting). */

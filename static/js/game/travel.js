@@ -10,12 +10,17 @@
    module keeps no state: motion.js measures the board before the swap, calls travel() after
    it, and owns what is then moving. */
 
-import { MOVE, backOf, box, faceOf, faceTemplate, layer, startNow } from "./standins.js";
+import { backOf, box, faceOf, faceTemplate, layer, moveTime, pace, startNow } from "./standins.js";
 
-/** How long (ms) each automatic move travels. */
+/** How long (ms) the first automatic move travels, at the normal pace. */
 const AUTO = 170;
-/** The time (ms) from one automatic move's start to the next one's. */
+/** The time (ms) from one automatic move's start to the next one's, at first. */
 const AUTO_GAP = 130;
+/** Along a run of automatic moves each card goes RUN_SPEEDUP times faster than the one
+    before (its flight and the gap before the next one shrink), never under RUN_FLOOR ms of
+    flight at the normal pace: a run of cards going home gathers speed. */
+const RUN_SPEEDUP = 1.1;
+const RUN_FLOOR = 80;
 /** How long (ms) a card takes to turn over. */
 const TURN = 160;
 /** A Finish's every flight and turn has ended within FINISH_TOTAL ms, however many moves it
@@ -67,12 +72,15 @@ function between(a, b, p) {
   };
 }
 
-/** The timing of each move: [start, duration] (ms). A Finish (``finish``) has its last move
-    set off early enough for its flight and a turn after it to end within FINISH_TOTAL. */
+/** The timing of each move: [start, duration] (ms), at the player's pace. Each automatic move
+    after the first goes faster than the one before, down to a floor. A Finish (``finish``) has
+    its last move set off early enough for its flight and a turn after it to end within
+    FINISH_TOTAL, whatever the pace. */
 function timing(steps, first, finish) {
   const out = [];
-  let gap = AUTO_GAP;
-  let flight = AUTO;
+  const k = pace();
+  let gap = AUTO_GAP * k;
+  let flight = AUTO * k;
   if (finish) {
     const even = FINISH_TOTAL / steps.length;
     flight = Math.max(FINISH_FLIGHT[0], Math.min(FINISH_FLIGHT[1], even * 4));
@@ -80,8 +88,17 @@ function timing(steps, first, finish) {
   }
   let t = 0;
   steps.forEach((step, i) => {
-    if (i > 0) t += i === 1 && !finish ? first * 0.8 : gap;
-    out.push([t, finish ? flight : i === 0 ? first : AUTO]);
+    if (finish) {
+      if (i > 0) t += gap;
+      out.push([t, flight]);
+      return;
+    }
+    // The n-th automatic move of the run (0 for the first).
+    const faster = Math.pow(RUN_SPEEDUP, Math.max(0, i - 1));
+    const auto = Math.max(RUN_FLOOR * k, (AUTO * k) / faster);
+    if (i === 1) t += first * 0.8;
+    else if (i > 1) t += Math.max((RUN_FLOOR * k * AUTO_GAP) / AUTO, gap / Math.pow(RUN_SPEEDUP, i - 2));
+    out.push([t, i === 0 ? first : auto]);
   });
   return out;
 }
@@ -125,7 +142,7 @@ function steps(b, old, moves, finish) {
   }
 
   const predicted = old.predicted && moves.length && old.predicted.from === moves[0].from;
-  const times = timing(moves, predicted ? old.predicted.left : MOVE, finish);
+  const times = timing(moves, predicted ? old.predicted.left : moveTime(), finish);
   moves.forEach((step, i) => {
     const [t0, d] = times[i];
     let n = step.n;

@@ -1,13 +1,14 @@
 """Looks: how the site looks (and sounds) to a player (light or dark, the table's colour, the
-cards' backs, two or four colours, the animation speed, whether one tap plays a card's only
-move, whether the table shows the moves and the clock, the sounds and their volume), chosen on
-the Looks page.
+cards' backs, two or four colours, the cards' size, the animation speed, whether one tap plays
+a card's only move, whether the table shows the moves and the clock, the sounds and their
+volume), chosen on the Looks page.
 
 A choice is kept in the browser (a cookie, so that the very first paint of every page has it,
 guest or not) and, for a player with an account, on the account (``Preferences``), which every
 device of theirs follows. The page's ``<html>`` carries the looks as data attributes
 (``{% looks_attributes %}``, templates/base.html): ``data-theme``, ``data-table``,
-``data-back``, ``data-deck``, ``data-motion`` (the cards' pace: "slow", "normal", "fast", or
+``data-back``, ``data-deck``, ``data-cards`` ("large": corner letters of at least 20 px, for
+low vision), ``data-motion`` (the cards' pace: "slow", "normal", "fast", or
 "off", for static/js/game/standins.js), ``data-tap`` (static/js/game/input/click.js),
 ``data-counters`` ("hidden": a relaxed game, no moves or clock on the table), ``data-sound``
 and ``data-volume`` (static/js/game/sound.js). static/css/site.css draws them.
@@ -28,6 +29,7 @@ from django.views.decorators.http import require_http_methods
 
 from .models import (
     CardBack,
+    CardSize,
     Counters,
     Deck,
     Motion,
@@ -49,6 +51,7 @@ LOOKS = {
     "table": ("table", TableColour, TableColour.GREEN),
     "back": ("card_back", CardBack, CardBack.BLUE),
     "deck": ("deck", Deck, Deck.TWO),
+    "cards": ("card_size", CardSize, CardSize.NORMAL),
     "motion": ("motion", Motion, Motion.NORMAL),
     "tap": ("tap", OneTap, OneTap.TOUCH),
     "counters": ("counters", Counters, Counters.SHOWN),
@@ -58,73 +61,78 @@ LOOKS = {
 DEFAULTS = {name: str(default) for name, (_field, _choices, default) in LOOKS.items()}
 
 
+def _choice(label, choices, help_text="", since_first=True) -> forms.ChoiceField:
+    """One look's radio buttons. A look added after the first ones (``since_first`` false) is
+    not required: a form sent before it existed keeps its default."""
+    return forms.ChoiceField(
+        label=label,
+        choices=choices,
+        widget=forms.RadioSelect,
+        required=since_first,
+        help_text=help_text,
+    )
+
+
 class LooksForm(forms.Form):
     """The Looks page's form: one choice of each look."""
 
-    theme = forms.ChoiceField(
-        label=gettext_lazy("Light or dark"), choices=Theme, widget=forms.RadioSelect
-    )
-    table = forms.ChoiceField(
-        label=gettext_lazy("Table colour"), choices=TableColour, widget=forms.RadioSelect
-    )
-    back = forms.ChoiceField(
-        label=gettext_lazy("Card backs"), choices=CardBack, widget=forms.RadioSelect
-    )
-    deck = forms.ChoiceField(
-        label=gettext_lazy("Card colours"),
-        choices=Deck,
-        widget=forms.RadioSelect,
-        help_text=gettext_lazy(
+    theme = _choice(gettext_lazy("Light or dark"), Theme)
+    table = _choice(gettext_lazy("Table colour"), TableColour)
+    back = _choice(gettext_lazy("Card backs"), CardBack)
+    deck = _choice(
+        gettext_lazy("Card colours"),
+        Deck,
+        gettext_lazy(
             "Four colours tell the four suits apart at a glance. In the games built in "
             "alternate colours, green clubs still count as black and blue diamonds as red."
         ),
     )
-    motion = forms.ChoiceField(
-        label=gettext_lazy("Animation speed"),
-        choices=Motion,
-        widget=forms.RadioSelect,
-        help_text=gettext_lazy(
+    cards = _choice(
+        gettext_lazy("Card size"),
+        CardSize,
+        gettext_lazy(
+            "Large cards have bigger corner letters, and the cards grow where the screen is "
+            "wide enough. A long column may then run off the screen: scroll to see it all."
+        ),
+        since_first=False,
+    )
+    motion = _choice(
+        gettext_lazy("Animation speed"),
+        Motion,
+        gettext_lazy(
             "How fast cards travel to where they go; a run of cards going home by itself speeds "
             "up as it goes. Off, they jump there; they do too when your device asks for reduced "
             "motion."
         ),
     )
-    # Not required: a form sent before this choice existed keeps the default.
-    tap = forms.ChoiceField(
-        label=gettext_lazy("One tap plays"),
-        choices=OneTap,
-        widget=forms.RadioSelect,
-        required=False,
-        help_text=gettext_lazy(
+    tap = _choice(
+        gettext_lazy("One tap plays"),
+        OneTap,
+        gettext_lazy(
             "One tap or click on a card that has exactly one move plays that move; a card "
             "with more than one is picked up, as before."
         ),
+        since_first=False,
     )
-    # Not required, as "tap".
-    counters = forms.ChoiceField(
-        label=gettext_lazy("Moves and clock on the table"),
-        choices=Counters,
-        widget=forms.RadioSelect,
-        required=False,
-        help_text=gettext_lazy(
+    counters = _choice(
+        gettext_lazy("Moves and clock on the table"),
+        Counters,
+        gettext_lazy(
             "Hidden, nothing on the table counts your moves or your time. They are still "
             "recorded for your statistics and shown once a game is won."
         ),
+        since_first=False,
     )
-    # Not required, as "tap": a form sent before the sounds existed keeps them off.
-    sound = forms.ChoiceField(
-        label=gettext_lazy("Sound"),
-        choices=Sound,
-        widget=forms.RadioSelect,
-        required=False,
-        help_text=gettext_lazy(
+    sound = _choice(
+        gettext_lazy("Sound"),
+        Sound,
+        gettext_lazy(
             "A short sound when a card is placed, when you deal, when a move is refused and "
             "when you win; never for moves made on another device."
         ),
+        since_first=False,
     )
-    volume = forms.ChoiceField(
-        label=gettext_lazy("Volume"), choices=Volume, widget=forms.RadioSelect, required=False
-    )
+    volume = _choice(gettext_lazy("Volume"), Volume, since_first=False)
 
 
 def from_cookie(request: HttpRequest) -> dict[str, str]:

@@ -97,6 +97,16 @@ class Counters(models.TextChoices):
     HIDDEN = "hidden", pgettext_lazy("counters", "Hidden: a relaxed game")
 
 
+class CardSize(models.TextChoices):
+    """How large the cards are: large for low vision (corner letters of at least 20 px, and
+    bigger cards where the screen is wide enough: docs/accessibility.md)."""
+
+    # Translators: the cards' size on the table.
+    NORMAL = "normal", pgettext_lazy("card size", "Normal")
+    # Translators: the cards' size on the table: larger corner letters, for easier reading.
+    LARGE = "large", pgettext_lazy("card size", "Large")
+
+
 class Preferences(models.Model):
     """The language a player chose, the time zone their browser is in, and their looks (blank
     for a look not chosen on the account: the device's choice, else the site's default)."""
@@ -117,6 +127,7 @@ class Preferences(models.Model):
     table = models.CharField(_("table colour"), max_length=8, blank=True, choices=TableColour)
     card_back = models.CharField(_("card back"), max_length=8, blank=True, choices=CardBack)
     deck = models.CharField(_("deck"), max_length=8, blank=True, choices=Deck)
+    card_size = models.CharField(_("card size"), max_length=8, blank=True, choices=CardSize)
     motion = models.CharField(_("animation speed"), max_length=8, blank=True, choices=Motion)
     sound = models.CharField(_("sound"), max_length=8, blank=True, choices=Sound)
     volume = models.CharField(_("volume"), max_length=8, blank=True, choices=Volume)

@@ -6,14 +6,19 @@
   cut off by its box (1.4.4 Resize text);
 - every element the keyboard reaches looks different once it has the focus (2.4.7 Focus
   visible);
-- every control is at least 24 by 24 px, or has that much room round it (2.5.8 Target size).
+- every control is at least 24 by 24 px, or has that much room round it (2.5.8 Target size);
+- with large cards (Looks), every face-up card's corner letters are at least 20 px and in sight,
+  covered or not, and the cards grow where the screen is wide enough.
 """
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LAPTOP, TALL_PHONE, _close, no_horizontal_overflow
+from .conftest import BOARD, LAPTOP, SCREENSHOTS, TALL_PHONE, _close, no_horizontal_overflow
+from .conftest import open_deal as open_game
 from .site_pages import CASES, GAME, Visit, open_browser
+from .table_figures import SIZES, figures, is_phone
+from .test_layout import grow_column
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -149,3 +154,79 @@ def test_every_control_is_at_least_24_px_or_has_room(request, browser, live_serv
     viewport = LAPTOP if size == "laptop" else TALL_PHONE
     page = opened(request, browser, live_server, case, "en", viewport, phone=size == "phone")
     assert page.evaluate(SMALL) == []
+
+
+#: Large cards' least corner letter, CSS px.
+LARGE_CORNER = 20
+
+#: Each face-up card whose corner letters are under ``least`` px or hidden: scrolled into sight,
+#: its rank and its suit must lie within the card, and the middle of each be the card's own
+#: (not a card or a note over it). [card, font size, what is hidden] for each.
+UNREADABLE = """(least) => {
+    const found = [];
+    for (const card of document.querySelectorAll('#board .card:not(.back)')) {
+        const corner = card.querySelector('.corner');
+        const size = parseFloat(getComputedStyle(corner).fontSize);
+        card.scrollIntoView({block: 'center', inline: 'nearest'});
+        const hidden = [];
+        for (const node of corner.childNodes) {
+            if (node.nodeType !== Node.TEXT_NODE || !node.textContent.trim()) continue;
+            const range = document.createRange();
+            range.selectNodeContents(node);
+            const box = range.getBoundingClientRect();
+            const edges = card.getBoundingClientRect();
+            if (box.left < edges.left - 1 || box.right > edges.right + 1) {
+                hidden.push(`${node.textContent.trim()} cut off`);
+                continue;
+            }
+            const at = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+            if (at && at.closest('.card') === card) continue;
+            const over = at ? at.closest('.card')?.dataset.card || at.className : 'nothing';
+            hidden.push(`${node.textContent.trim()} under ${over}`);
+        }
+        if (size < least || hidden.length) found.push([card.dataset.card, size, hidden.join(', ')]);
+    }
+    return found;
+}"""
+
+
+def card_width(page) -> float:
+    return page.locator(f"{BOARD} .tableau .card").first.bounding_box()["width"]
+
+
+@pytest.mark.parametrize("variant", ["forty-thieves", "little-forty", "lucas", "forty-devils"])
+@pytest.mark.parametrize("size", ["390x844", "844x390", "1280x720"])
+def test_large_cards_show_every_corner_at_20_px(request, browser, live_server, size, variant):
+    phone = is_phone(size)
+    context, page = open_browser(browser, live_server, "en", "light", SIZES[size], phone)
+    request.addfinalizer(lambda: _close(context, page))
+    open_game(page, live_server, variant)
+    page.wait_for_load_state()
+    normal = card_width(page)
+    if phone:  # normal cards' corners are smaller there: the look is what makes them 20 px
+        assert figures(page)["corner"] < LARGE_CORNER
+
+    looks = next(c["value"] for c in context.cookies() if c["name"] == "looks")
+    large_cards = {"name": "looks", "value": f"{looks}&cards=large", "url": live_server.url}
+    context.add_cookies([large_cards])
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-cards", "large")
+    large = card_width(page)
+    # The waste's cards (Little Forty fans its top three), and a long column (16 cards: a King
+    # and its run down to the Ace on three dealt cards).
+    page.locator(f'{BOARD} [data-pile="s"] > .stock-button').click()
+    expect(page.locator(f'{BOARD} [data-pile="w"] .card').first).to_be_visible()
+    # At the start of a deal the whole table is in sight: nothing to scroll to.
+    assert page.locator(f"{BOARD} .table").evaluate("t => t.scrollHeight <= t.clientHeight + 1")
+    grow_column(page, "t1", 16)
+    page.evaluate("document.querySelector('main').scrollTo(0, 0)")
+    page.screenshot(path=str(SCREENSHOTS / f"large-cards-{variant}-{size}.png"))
+    unreadable = page.evaluate(UNREADABLE, LARGE_CORNER)
+    assert not unreadable, f"corners too small or hidden: {unreadable}"
+    no_horizontal_overflow(page)
+    # Never smaller; larger where the screen's width leaves room (not an upright phone, whose
+    # width the columns already fill).
+    assert large >= normal - 0.5
+    if size == "1280x720" and variant != "lucas":
+        assert large > normal * 1.1, f"{large:.0f} px wide, {normal:.0f} px in normal cards"
+    assert figures(page)["corner"] >= LARGE_CORNER

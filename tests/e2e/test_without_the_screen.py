@@ -145,12 +145,14 @@ def keys_said(page) -> dict[str, str]:
     the letters are the language's own (W in English, O in Polish for the waste)."""
     page.keyboard.press("?")
     waste = _("pick up the waste's top card")
-    expect(page.get_by_role("definition").filter(has_text=waste)).to_be_visible()
-    # Each term and the definition after it (the table's figures are terms and definitions too).
+    # The list is a group named as its summary says ("Keys"), as a screen reader announces it.
+    keys = page.get_by_role("group", name=_("Keys"), exact=True)
+    expect(keys.get_by_role("definition").filter(has_text=waste)).to_be_visible()
+    # Each term and the definition after it.
     said = dict(
         zip(
-            page.get_by_role("definition").all_inner_texts(),
-            page.get_by_role("term").all_inner_texts(),
+            keys.get_by_role("definition").all_inner_texts(),
+            keys.get_by_role("term").all_inner_texts(),
             strict=True,
         )
     )

@@ -163,18 +163,29 @@ def test_one_tap_plays_on_a_touch_screen_by_default_and_is_kept_when_chosen(clie
     assert client.post(LOOKS, {**CHOSEN, "tap": "sometimes"}).status_code == 400
 
 
-def test_the_moves_and_clock_show_until_a_player_hides_them_and_the_choice_is_kept(client):
-    """A relaxed game (static/css/site.css reads <html>'s data-counters): "shown" until chosen;
-    kept like the other looks, on the account too; a form sent without it keeps the default."""
-    assert 'data-counters="shown"' in html_tag(client)
+@pytest.mark.parametrize(
+    ("look", "default", "chosen"),
+    [
+        # A relaxed game: no moves or clock on the table.
+        ("counters", "shown", "hidden"),
+        # Large cards, for low vision (docs/accessibility.md).
+        ("cards", "normal", "large"),
+    ],
+)
+def test_a_later_look_keeps_its_default_until_chosen_and_is_kept(client, look, default, chosen):
+    """Each look static/css/site.css reads on <html> (data-counters, data-cards): the default
+    until chosen; kept like the other looks, on the account too; a form sent without it (from
+    before it existed) keeps the default; a value not offered is a 400."""
+    assert f'data-{look}="{default}"' in html_tag(client)
     page = client.get(LOOKS).content.decode()
-    assert 'name="counters" value="shown"' in page and 'name="counters" value="hidden"' in page
+    assert f'name="{look}" value="{default}"' in page and f'name="{look}" value="{chosen}"' in page
     assert client.post(LOOKS, CHOSEN).status_code == 302
-    assert 'data-counters="shown"' in html_tag(client)
-    assert client.post(LOOKS, {**CHOSEN, "counters": "hidden"}).status_code == 302
-    assert 'data-counters="hidden"' in html_tag(client)
+    assert f'data-{look}="{default}"' in html_tag(client)
+    assert client.post(LOOKS, {**CHOSEN, look: chosen}).status_code == 302
+    assert f'data-{look}="{chosen}"' in html_tag(client)
     make_user()
     log_in(client)
-    assert client.post(LOOKS, {**CHOSEN, "counters": "hidden"}).status_code == 302
-    assert Preferences.objects.get(user__username="alice").counters == "hidden"
-    assert client.post(LOOKS, {**CHOSEN, "counters": "never"}).status_code == 400
+    assert client.post(LOOKS, {**CHOSEN, look: chosen}).status_code == 302
+    field = {"counters": "counters", "cards": "card_size"}[look]
+    assert getattr(Preferences.objects.get(user__username="alice"), field) == chosen
+    assert client.post(LOOKS, {**CHOSEN, look: "never"}).status_code == 400

@@ -10,15 +10,21 @@ from playwright.sync_api import expect
 
 from .conftest import (
     BOARD,
+    STATE,
     _close,
     _new_page,
     card,
     drop_point,
     grab_point,
+    legal_picks,
     mouse_drag,
     open_deal,
+    top_card,
     touch_drag,
 )
+from .test_hints import ANSWER_MS, open_near_win
+from .test_layout import answer as run_worker
+from .test_layout import press_menu_button
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,6 +32,39 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SIZES = {"390x844": True, "844x390": True, "1280x720": False}
 #: The least height of a control on a touch screen (CSS pixels): a thumb's target.
 THUMB = 44
+
+
+#: Where an element lies and whether it is on top at its centre: its box inside the window, and
+#: what the browser finds at its centre is the element or inside it.
+IN_SIGHT = """el => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return {
+        inside: r.width > 0 && r.height > 0 && r.left >= 0 && r.top >= 0
+            && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5,
+        onTop: el.contains(hit),
+        hit: hit ? hit.outerHTML.slice(0, 80) : null,
+        whole: el.scrollHeight <= el.clientHeight + 1,
+    };
+}"""
+
+#: Every control shown on the page (its buttons, links, menus, selects and fields; not the
+#: cards, nor the "Put here" buttons between them) less than ``min`` pixels high.
+LOW_CONTROLS = """min => [...document.querySelectorAll(
+        'button, a[href], summary, select, input:not([type="hidden"])')]
+    .filter(e => !e.closest('.card, .drop') && !e.matches('.card, .drop'))
+    .filter(e => e.checkVisibility({visibilityProperty: true}))
+    .map(e => [e.outerHTML.slice(0, 70), e.getBoundingClientRect().height])
+    .filter(([, h]) => h < min)"""
+
+
+def assert_in_sight(locator) -> None:
+    """``locator`` lies inside the window, on top at its centre, shown whole."""
+    expect(locator).to_be_visible()
+    found = locator.evaluate(IN_SIGHT)
+    assert found["inside"], f"{locator} is not inside the window"
+    assert found["onTop"], f"{locator} is under {found['hit']}"
+    assert found["whole"], f"{locator} is cut"
 
 
 @pytest.fixture(params=list(SIZES))
@@ -62,3 +101,56 @@ def test_a_tap_just_after_a_drag_picks_up_a_card(screen, live_server):
     page.wait_for_timeout(100)
     press(page, card(page, "t1"))
     expect(page.locator(BOARD)).to_have_attribute("data-pick", "t1")
+
+
+def play(page, pick: str, target: str) -> None:
+    """Play a move by pressing its card, then its pile; wait for the answer."""
+    version = page.locator(STATE).get_attribute("data-version")
+    press(
+        page, page.locator(f'{BOARD} [data-pile="s"] button') if pick == "s" else card(page, pick)
+    )
+    if pick != "s":
+        press(page, top_card(page, target))
+    expect(page.locator(STATE)).not_to_have_attribute("data-version", version)
+
+
+def play_a_column_move(page) -> None:
+    picks = legal_picks(page)
+    play(page, *next((p, t) for p, ts in picks.items() for t in ts if t.startswith("t")))
+
+
+def ask(page, selector: str, answer: str):
+    """Ask for a hint (``#hint``) or whether the game can still be won (``#can-win``): the answer,
+    once the solver has given it."""
+    press_menu_button(page, selector)
+    expect(page.locator("#assist .assist-answer")).to_be_visible()
+    run_worker(page)
+    expect(page.locator("#assist")).to_contain_text(answer, timeout=ANSWER_MS)
+    return page.locator("#assist .assist-answer")
+
+
+def assert_answers_in_sight(page) -> None:
+    """A hint's answer, then "Can this still be won?"'s and its Finish, are in sight and on top;
+    so is the toolbar's Finish where the win is certain."""
+    assert_in_sight(ask(page, "#hint", "This move leads to a win:"))
+    assert_in_sight(ask(page, "#can-win", "Yes — next move:"))
+    assert_in_sight(page.locator("#finish"))
+    if page.locator("#finish-win").is_visible():
+        assert_in_sight(page.locator("#finish-win"))
+
+
+def test_answers_and_their_finish_are_in_sight_after_a_move_and_alone(screen, live_server):
+    page = screen
+    open_near_win(page, live_server)
+    # Hint is one tap away, on a phone too.
+    expect(page.locator("#hint")).to_be_visible()
+    # Right after a move, with what happened still said.
+    play_a_column_move(page)
+    expect(page.locator("#announce .message")).to_be_visible()
+    assert_answers_in_sight(page)
+    assert_in_sight(page.locator("#announce .message"))
+    # Alone: the page opened afresh, nothing said.
+    page.reload()
+    page.wait_for_load_state()
+    expect(page.locator("#announce .message")).to_have_count(0)
+    assert_answers_in_sight(page)

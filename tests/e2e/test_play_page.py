@@ -154,3 +154,25 @@ def test_answers_and_their_finish_are_in_sight_after_a_move_and_alone(screen, li
     page.wait_for_load_state()
     expect(page.locator("#announce .message")).to_have_count(0)
     assert_answers_in_sight(page)
+
+
+def test_the_won_panel_fits_and_its_buttons_are_on_top_after_a_helped_win(screen, live_server):
+    page = screen
+    open_near_win(page, live_server, 3)
+    board = page.locator(BOARD)
+    # The hint's moves played one by one: the last hint stays, out of date, as the game is won.
+    for _ in range(10):
+        if board.get_attribute("data-status") == "won":
+            break
+        answer = ask(page, "#hint", "This move leads to a win:")
+        play(
+            page, answer.get_attribute("data-hint-source"), answer.get_attribute("data-hint-target")
+        )
+    expect(board).to_have_attribute("data-status", "won")
+    panel = page.locator("#won-panel")
+    expect(panel.get_by_role("heading", name="You won!")).to_be_visible(timeout=30_000)
+    assert panel.evaluate(IN_SIGHT)["inside"], "the won panel is not inside the window"
+    assert_in_sight(page.locator("#new-deal"))
+    assert_in_sight(panel.get_by_role("button", name="Play this deal again"))
+    # What the last move did is said whole.
+    assert_in_sight(page.locator("#announce .message").last)

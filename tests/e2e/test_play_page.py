@@ -19,6 +19,7 @@ from .conftest import (
     legal_picks,
     mouse_drag,
     open_deal,
+    pile,
     top_card,
     touch_drag,
 )
@@ -176,3 +177,31 @@ def test_the_won_panel_fits_and_its_buttons_are_on_top_after_a_helped_win(screen
     assert_in_sight(panel.get_by_role("button", name="Play this deal again"))
     # What the last move did is said whole.
     assert_in_sight(page.locator("#announce .message").last)
+    if page.touch:
+        assert page.evaluate(LOW_CONTROLS, THUMB) == []
+
+
+@pytest.mark.parametrize("screen", ["390x844", "844x390"], indirect=True)
+def test_every_control_is_a_thumbs_height_on_a_touch_screen(screen, live_server):
+    page = screen
+    open_deal(page, live_server, "forty-thieves", 1)
+    page.wait_for_load_state()
+    assert page.evaluate(LOW_CONTROLS, THUMB) == []
+    # The game's "More" menu and the site's menu.
+    page.locator("#more > summary").click()
+    expect(page.locator("#give-up")).to_be_visible()
+    assert page.evaluate(LOW_CONTROLS, THUMB) == []
+    page.locator("#more > summary").click()
+    page.locator("#site-menu > summary").click()
+    expect(page.locator("#site-menu .site-menu-items")).to_be_visible()
+    assert page.evaluate(LOW_CONTROLS, THUMB) == []
+
+
+@pytest.mark.parametrize("screen", ["390x844"], indirect=True)
+def test_a_covered_card_shows_its_corner_only(screen, live_server):
+    page = screen
+    open_deal(page, live_server, "forty-thieves", 1)
+    pips = pile(page, "t1").locator(".card .pip")
+    expect(pips).to_have_count(4)
+    seen = pips.evaluate_all("ps => ps.map(p => p.checkVisibility({visibilityProperty: true}))")
+    assert seen == [False, False, False, True]

@@ -60,21 +60,26 @@ function button(event) {
   event.stopImmediatePropagation();
 }
 
-function card(event) {
-  const b = board();
-  if (!b || event.button !== 0 || !b.contains(event.target)) return;
-  if (event.target.closest(".controls, .outcome, .pick-note")) return;
-  if (event.target.closest("button")) return;
-  const picked = event.target.closest("a[data-pick]");
-  const pile = event.target.closest("[data-pile]");
+/** What a click or a tap on ``target`` (an element on the board) does: play a card's only
+    move, pick a card up, put the held cards down or back. Returns whether it did anything. */
+export function playAt(target) {
+  if (target.closest(".controls, .outcome, .pick-note")) return false;
+  if (target.closest("button")) return false;
+  const picked = target.closest("a[data-pick]");
+  const pile = target.closest("[data-pile]");
   const only = onlyMove(picked);
   if (only) {
     // Played through the same queue as every other move.
-    event.preventDefault();
     move(...only);
-    return;
+    return true;
   }
-  if (activate(picked, pile)) event.preventDefault();
+  return activate(picked, pile);
+}
+
+function card(event) {
+  const b = board();
+  if (!b || event.button !== 0 || !b.contains(event.target)) return;
+  if (playAt(event.target)) event.preventDefault();
 }
 
 function doubleClick(event) {

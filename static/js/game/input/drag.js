@@ -4,19 +4,19 @@
    move is played there (a POST of the move in the notation, as for a click). Let go on the
    table or where the cards came from and they go back; let go on a pile that does not take
    them and they go back while the server says why. A press that hardly moves is a click for
-   click.js; two quick taps on a card send it to a foundation (a mouse double-clicks,
+   click.js (a finger's or a pen's tap played when it lifts, not at the browser's click, which
+   may not come); two quick taps on a card send it to a foundation (a mouse double-clicks,
    click.js). This module owns the press and the drag in progress. */
 
 import { move, toFoundation } from "../actions.js";
 import { board, pileOf, targetsOf } from "../page.js";
 import { heldPick, hold } from "../pick.js";
+import { playAt } from "./click.js";
 
 /** How far (CSS pixels) a press moves before it is a drag, not a click. */
 const SLOP = { mouse: 4, pen: 6, touch: 8 };
 /** Two taps on one card within this time (ms) are a double tap. */
 const DOUBLE_TAP = 400;
-/** How long (ms) after a drag or a double tap the browser's click is ignored. */
-const AFTERCLICK = 500;
 
 /** The press in progress: {card, pick, pointer, type, x, y}. */
 let press = null;
@@ -24,8 +24,10 @@ let press = null;
 let drag = null;
 /** The last tap, to see a second one: {card, time, x, y}. */
 let lastTap = null;
-/** Until when the click the browser sends after a drag or a double tap is swallowed. */
-let swallowUntil = 0;
+/** Whether the click the browser may send for the press that just ended (a drag, or a tap that
+    was played when the finger lifted) is to be swallowed: only that one. The next press clears it, so a tap
+    made just after a drag is a tap. */
+let swallowNext = false;
 /** What to do when the answer to each drop comes (the cards wait where they were let go). */
 const dropped = [];
 
@@ -160,7 +162,9 @@ function drop(event) {
   }
 }
 
-/** A tap (no drag) by a finger or a pen: the second quick one on a card sends it home. */
+/** A tap (no drag) by a finger or a pen, taken when the finger lifts: the browser's click may
+    come late or not at all (Chromium sends none for a tap soon after a drag), and is then
+    swallowed. The second quick tap on a card sends it home. */
 function tap(event) {
   if (press.type === "mouse") return;
   const now = performance.now();
@@ -171,10 +175,11 @@ function tap(event) {
     Math.hypot(event.clientX - lastTap.x, event.clientY - lastTap.y) < 30;
   if (again) {
     lastTap = null;
-    swallowUntil = now + AFTERCLICK;
+    swallowNext = true;
     toFoundation(press.pick);
   } else {
     lastTap = { card: press.card, time: now, x: event.clientX, y: event.clientY };
+    if (playAt(press.card)) swallowNext = true;
   }
 }
 
@@ -205,6 +210,7 @@ export function answerIn() {
 /** Presses, moves and releases of the pointer; Escape; the clicks a drag leaves behind. */
 export function listen() {
   document.addEventListener("pointerdown", (event) => {
+    swallowNext = false;
     if (drag || !event.isPrimary || event.button !== 0) return;
     press = null;
     const b = board();
@@ -238,7 +244,7 @@ export function listen() {
   document.addEventListener("pointerup", (event) => {
     if (!press || event.pointerId !== press.pointer) return;
     if (drag) {
-      swallowUntil = performance.now() + AFTERCLICK;
+      swallowNext = true;
       drop(event);
     } else {
       tap(event);
@@ -255,8 +261,9 @@ export function listen() {
   document.addEventListener(
     "click",
     (event) => {
-      if (performance.now() > swallowUntil) return;
-      swallowUntil = 0;
+      // A click from the keyboard (detail 0) follows no press: it is never the drag's.
+      if (!swallowNext || event.detail === 0) return;
+      swallowNext = false;
       event.preventDefault();
       event.stopImmediatePropagation();
     },

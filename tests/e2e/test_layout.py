@@ -165,7 +165,8 @@ def table_top(page) -> float:
 @pytest.mark.parametrize("size", ["laptop", "tall_phone"])
 def test_nothing_moves_the_table_while_a_game_is_played(request, size, live_server, screenshot):
     """30 moves, a hint, "Can this still be won?" and an automatic move: the table's top edge
-    stays where it was and the browser counts no layout shift of it."""
+    stays where it was and the browser counts no layout shift of it (nor of anything but the
+    cards and the notes over the table)."""
     page = request.getfixturevalue(f"{size}_page")
     record = won_record()
     start = len(record.moves) - 60
@@ -206,9 +207,14 @@ def test_nothing_moves_the_table_while_a_game_is_played(request, size, live_serv
     assert table_top(page) == top
     page.wait_for_timeout(300)  # layout shifts are reported after the frame
     shifts = page.evaluate("window.tableShifts")
-    moved = [s for s in shifts if any(not str(n).startswith("card") for n in s["sources"])]
+    # The cards travel, and the notes over the table's foot (what happened, the answers) grow
+    # upwards with what they say (docs/phone.md): neither is the table moving.
+    over = ("card", "notices", "announce", "assist", "message")
+    moved = [s for s in shifts if any(not str(n).startswith(over) for n in s["sources"])]
     assert not moved, f"the table moved: {moved}"
-    total = sum(s["value"] for s in shifts)
+    total = sum(
+        s["value"] for s in shifts if not all(str(n).startswith(over[1:]) for n in s["sources"])
+    )
     assert total == 0, f"layout shift of {total}: {shifts}"
 
 

@@ -7,6 +7,7 @@ that changes nothing."""
 from urllib.parse import quote
 
 import pytest
+from django.conf import settings
 from django.test import Client
 
 from solitaire.accounts.looks import COOKIE, DEFAULTS
@@ -178,3 +179,15 @@ def test_the_moves_and_clock_show_until_a_player_hides_them_and_the_choice_is_ke
     assert client.post(LOOKS, {**CHOSEN, "counters": "hidden"}).status_code == 302
     assert Preferences.objects.get(user__username="alice").counters == "hidden"
     assert client.post(LOOKS, {**CHOSEN, "counters": "never"}).status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("language", "king", "queen"), [("en", "K", "Q"), ("fr", "R", "D"), ("nl", "H", "V")]
+)
+def test_the_preview_s_cards_wear_the_language_s_letters(client, language, king, queen):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    page = client.get(LOOKS).content.decode()
+    preview = page[page.index('class="looks-preview"') :]
+    assert f'data-card="KS"><span class="corner">{king}♠</span>' in preview
+    assert f'data-card="QH"><span class="corner">{queen}♥</span>' in preview
+    assert '<span class="corner">7♣</span>' in preview

@@ -9,18 +9,21 @@ from django.db.models import F
 from ..days import day_bounds, today
 from ..models import DailyDeal, Game
 from ..owners import Owner
-from .leaderboards import unranked_reason
+from .leaderboards import rank_of, unranked_reason
 
 
 @dataclass(frozen=True)
 class DayOfGame:
     """The daily deal a game was opened for, as its page names it: the day (UTC) it belongs
-    to, whatever the day is when it is played, and why its win does not rank ("" when it does,
-    or is not won)."""
+    to, whatever the day is when it is played, whether that day is today (a win may still
+    rank), why its win does not rank ("" when it does, or is not won) and, when it ranks, its
+    place on the day's leaderboard."""
 
     variant: str
     day: date
     unranked: str
+    today: bool = False
+    rank: int | None = None
 
 
 def day_of_game(owner: Owner, game: Game) -> DayOfGame | None:
@@ -28,7 +31,15 @@ def day_of_game(owner: Owner, game: Game) -> DayOfGame | None:
     deal = DailyDeal.objects.filter(games__game=game).first()
     if deal is None:
         return None
-    return DayOfGame(deal.variant, deal.day, unranked_reason(game, deal, owner))
+    unranked = unranked_reason(game, deal, owner)
+    ranks = game.status == Game.Status.WON and not unranked
+    return DayOfGame(
+        deal.variant,
+        deal.day,
+        unranked,
+        today=deal.day == today(),
+        rank=rank_of(game, deal) if ranks else None,
+    )
 
 
 def day_not_over(game: Game) -> date | None:

@@ -95,16 +95,9 @@ def leaderboard(deal: DailyDeal, owner: Owner) -> Leaderboard:
     own = None
     total = len(top) if len(top) < TOP else ranked.count()
     if mine is not None and mine.pk not in {g["pk"] for g in top}:
-        placed = ranked.filter(pk=mine.pk).values(*fields).first()
+        placed = ranked.filter(pk=mine.pk).values(*fields, "finished_at").first()
         if placed is not None:
-            ahead = ranked.filter(
-                Q(own_moves__lt=placed["own_moves"])
-                | Q(
-                    own_moves=placed["own_moves"],
-                    milliseconds_played__lt=placed["milliseconds_played"],
-                )
-            ).count()
-            own = placed | {"rank": ahead + 1}
+            own = placed | {"rank": place_of(ranked, placed)}
     names = public_names({g["owner_id"] for g in [*top, *([own] if own else [])] if g["owner_id"]})
     mine_pk = mine.pk if mine is not None else None
 
@@ -123,6 +116,29 @@ def leaderboard(deal: DailyDeal, owner: Owner) -> Leaderboard:
     return Leaderboard(
         rows, row(own, own["rank"]) if own else None, total, unranked_reason(mine, deal, owner)
     )
+
+
+def place_of(ranked, placed: dict) -> int:
+    """The rank of the game ``placed`` (its ``pk``, ``own_moves``, ``milliseconds_played`` and
+    ``finished_at``) among ``ranked``: one more than the wins ordered before it, ties broken
+    as the leaderboard's order breaks them, so that it is the rank its row shows."""
+    moves, milliseconds = placed["own_moves"], placed["milliseconds_played"]
+    same = Q(own_moves=moves, milliseconds_played=milliseconds)
+    ahead = ranked.filter(
+        Q(own_moves__lt=moves)
+        | Q(own_moves=moves, milliseconds_played__lt=milliseconds)
+        | (same & Q(finished_at__lt=placed["finished_at"]))
+        | (same & Q(finished_at=placed["finished_at"], pk__lt=placed["pk"]))
+    )
+    return ahead.count() + 1
+
+
+def rank_of(game: Game, deal: DailyDeal) -> int | None:
+    """``game``'s rank on ``deal``'s leaderboard (two queries), or None when it does not rank."""
+    ranked = ranked_games(deal)
+    fields = ("pk", "own_moves", "milliseconds_played", "finished_at")
+    placed = ranked.filter(pk=game.pk).values(*fields).first()
+    return None if placed is None else place_of(ranked, placed)
 
 
 def game_of_day(owner: Owner, deal: DailyDeal) -> Game | None:

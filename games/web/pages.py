@@ -1,31 +1,42 @@
-"""The public pages: the home page, the rules of each game, starting a game, a deal's link,
-and the load balancers' health check."""
+"""The public pages: the home page and a picture of each game's table, the rules of each game,
+starting a game, a deal's link, and the load balancers' health check."""
 
+import hashlib
 import secrets
 
 from django.conf import settings
 from django.contrib import messages
+from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.cache import get_conditional_response
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from solitaire import limits
 
 from ..forms import RANDOM_DEALS, NewGameForm, parse_deal_number
 from ..guide import BUILD_WORDS, DETAILS, PYSOLFC, SUMMARIES, game_name, layout
+from ..images import PICTURE_HEIGHT, PICTURE_WIDTH, board_png
 from ..rules import MAX_DEAL, VARIANTS
+from ..rules.deal import first_position
 from ..selectors.deals import winnability
 from ..selectors.games import in_progress
 from ..services import assist, daily, play
-from ..words import NO_WINNABLE_DEAL
+from ..words import NO_WINNABLE_DEAL, RANK_MARKS
 from .draw import game_url, go
 from .edge import echo, variant_or_404
 from .player import autoplay_settings, with_session
+from .share import IMAGES
 
 #: How many games in progress the home page lists.
 HOME_GAMES = 50
+#: The deal each game's picture on the home page shows, as dealt.
+PICTURED_DEAL = 1
+#: How long a browser or a proxy keeps a game's picture before it asks again (with its ETag).
+PICTURE_SECONDS = 24 * 60 * 60
 
 
 @require_GET
@@ -37,6 +48,26 @@ def health(request: HttpRequest) -> HttpResponse:
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     return _home(request, NewGameForm())
+
+
+@require_GET
+@cache_control(public=True, max_age=PICTURE_SECONDS)
+def picture(request: HttpRequest, variant: str) -> HttpResponse:
+    """A small picture of ``variant``'s table as dealt (a PNG), the same for everyone: its
+    cards' letters are the language's (the URL's prefix), so each game and language is drawn
+    once and kept, and a browser that has it gets a 304 for its ETag."""
+    rules_of = variant_or_404(variant)
+    marks = [str(mark) for mark in RANK_MARKS]
+    key = f"picture:{variant}:{PICTURED_DEAL}:{'.'.join(marks)}"
+    png = caches[IMAGES].get(key)
+    if png is None:
+        position = first_position(rules_of, PICTURED_DEAL)
+        png = board_png(position, size=(PICTURE_WIDTH, PICTURE_HEIGHT), marks=marks)
+        caches[IMAGES].set(key, png)
+    etag = f'"{hashlib.sha256(png).hexdigest()[:32]}"'
+    response = HttpResponse(png, content_type="image/png")
+    response["ETag"] = etag
+    return get_conditional_response(request, etag=etag, response=response)
 
 
 @require_GET
@@ -106,6 +137,11 @@ def _home(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpRes
     return render(
         request,
         "games/home.html",
-        {"variants": variants, "form": form, "games": games},
+        {
+            "variants": variants,
+            "form": form,
+            "games": games,
+            "picture_size": (PICTURE_WIDTH // 2, PICTURE_HEIGHT // 2),
+        },
         status=status,
     )

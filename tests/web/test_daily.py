@@ -11,6 +11,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import formats
 
 from games import days, integrity
 from games.models import DailyDeal, DailyGame, Game, GradedDeal
@@ -257,6 +258,81 @@ class TestTheLeaderboard:
         for n in range(1, 8):
             add(n)
         assert queries() == one
+
+
+def game_page(client: Client, game: Game) -> str:
+    response = client.get(reverse("games:game", args=[game.public_id]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+class TestTheDailyGamePage:
+    """A daily game's page says it is the daily deal of its day, warns before the first hint
+    that help keeps its win off the leaderboard, and its won panel gives its rank and the
+    leaderboard's link (all in the page as the server sends it: no script needed)."""
+
+    WARNING = "A hint, “Can this still be won?” or Finish keeps a win of today\u2019s deal off"
+
+    def test_today_s_game_names_its_day_and_warns_that_help_keeps_a_win_off_the_board(self, client):
+        page = game_page(client, play_today(client))
+        named = f"Daily deal of {formats.date_format(days.today(), 'DATE_FORMAT')}"
+        assert 'id="daily-banner"' in page and named in page
+        assert 'data-daily="warning"' in page and self.WARNING in page
+        assert reverse("games:daily_day", args=["lucas", days.today()]) in page
+
+    def test_after_a_hint_it_says_the_win_will_not_rank(self, client):
+        game = play_today(client)
+        Game.objects.filter(pk=game.pk).update(hint_count=1)
+        page = game_page(client, game)
+        assert 'data-daily="helped"' in page and "its win will not rank" in page
+        assert self.WARNING not in page
+
+    def test_a_past_day_s_game_says_its_wins_rank_no_more(self, client):
+        yesterday = days.today() - timedelta(days=1)
+        response = client.post(reverse("games:daily_play_day", args=["maria", yesterday]))
+        game = Game.objects.get(public_id=response["Location"].split("/")[2])
+        page = game_page(client, game)
+        assert 'data-daily="past"' in page and "new wins no longer rank" in page
+        assert self.WARNING not in page
+
+    def test_a_game_not_opened_from_the_daily_page_has_no_banner(self, client):
+        response = client.post(reverse("games:new"), {"variant": "lucas", "deal": "7"})
+        game = Game.objects.get(public_id=response["Location"].split("/")[2])
+        assert 'id="daily-banner"' not in game_page(client, game)
+
+    def test_a_ranked_win_shows_its_rank_and_the_leaderboard_s_link(self, client, other_client):
+        win(play_today(other_client), 90, 600_000)
+        mine = win(play_today(client), 100, 600_000)
+        page = game_page(client, mine)
+        assert 'data-win="rank">2<' in page
+        assert "This win ranks on the" in page
+        assert reverse("games:daily_day", args=["lucas", days.today()]) in page
+        assert self.WARNING not in page
+
+    def test_a_tie_ranks_as_its_row_on_the_leaderboard(self, client, other_client, clock):
+        first = win(play_today(other_client), 100, 600_000)
+        clock.advance(seconds=1)
+        mine = win(play_today(client), 100, 600_000)
+        deal = DailyDeal.objects.get()
+        rows = {row.public_id: row.rank for row in leaderboard(deal, _owner(client)).rows}
+        assert rows == {first.public_id: 1, mine.public_id: 2}
+        assert 'data-win="rank">2<' in game_page(client, mine)
+
+    def test_the_rank_and_the_link_in_french(self, client, other_client):
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+        win(play_today(other_client), 90, 600_000)
+        page = game_page(client, win(play_today(client), 80, 600_000))
+        assert '<dt>Rang</dt><dd data-win="rank">1<' in page
+        assert "Cette victoire compte au" in page
+        assert reverse("games:daily_day", args=["lucas", days.today()]) in page
+
+    def test_a_helped_win_says_it_does_not_rank_and_links_the_leaderboard(self, client):
+        game = win(play_today(client), 80, 600_000, hint_count=1)
+        page = game_page(client, game)
+        assert 'data-win="rank"' not in page
+        assert "does not rank: it was won with help" in page
+        leaderboard_url = reverse("games:daily_day", args=["lucas", days.today()])
+        assert f'<a href="{leaderboard_url}">Leaderboard</a>' in page
 
 
 class TestPublicNames:

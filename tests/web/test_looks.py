@@ -7,6 +7,7 @@ that changes nothing."""
 from urllib.parse import quote
 
 import pytest
+from django.conf import settings
 from django.test import Client
 
 from solitaire.accounts.looks import COOKIE, DEFAULTS
@@ -189,3 +190,15 @@ def test_a_later_look_keeps_its_default_until_chosen_and_is_kept(client, look, d
     field = {"counters": "counters", "cards": "card_size"}[look]
     assert getattr(Preferences.objects.get(user__username="alice"), field) == chosen
     assert client.post(LOOKS, {**CHOSEN, look: "never"}).status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("language", "king", "queen"), [("en", "K", "Q"), ("fr", "R", "D"), ("nl", "H", "V")]
+)
+def test_the_preview_s_cards_wear_the_language_s_letters(client, language, king, queen):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    page = client.get(LOOKS).content.decode()
+    preview = page[page.index('class="looks-preview"') :]
+    assert f'data-card="KS"><span class="corner">{king}♠</span>' in preview
+    assert f'data-card="QH"><span class="corner">{queen}♥</span>' in preview
+    assert '<span class="corner">7♣</span>' in preview

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from games.models import Game
 
-from .conftest import TALL_PHONE, _close, _new_page
+from .conftest import SCREENSHOTS, TALL_PHONE, _close, _new_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -87,5 +87,7 @@ def test_no_table_splits_a_word_on_a_phone(browser, live_server, clock, language
             # The page itself never scrolls sideways: a wide table scrolls in its own box.
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= TALL_PHONE["width"], (language, path)
+            if path == pages[0]:
+                page.screenshot(path=str(SCREENSHOTS / f"daily-{language}-390x844.png"))
     finally:
         _close(context, page)

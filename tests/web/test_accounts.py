@@ -1,10 +1,12 @@
 """Accounts: signing up, logging in and out, the account page, changing and resetting the
 password, deleting the account."""
 
+import html
 import json
 import re
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.core import mail
 from django.test import Client
@@ -106,6 +108,25 @@ class TestSignUp:
         assert response.status_code == 400
         assert complaint in response.content.decode()
         assert not User.objects.exists() and logged_in_as(client) is None
+
+    @pytest.mark.parametrize(
+        ("language", "complaint"),
+        [
+            ("en", "too short: it needs at least 8 characters"),
+            ("fr", "trop court\u00a0: il lui faut au moins 8 caractères"),
+            ("nl", "te kort: het moet minstens 8 tekens lang zijn"),
+            ("pl", "za krótkie: musi mieć co najmniej 8 znaków"),
+            ("vi", "quá ngắn: cần có ít nhất 8 ký tự"),
+        ],
+    )
+    def test_a_short_password_is_refused_in_the_players_language(self, client, language, complaint):
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        response = client.post(
+            SIGNUP, {"username": "bob", "password1": "x7#kq", "password2": "x7#kq"}
+        )
+        assert response.status_code == 400
+        assert complaint in html.unescape(response.content.decode())
+        assert not User.objects.exists()
 
     def test_the_two_passwords_must_match(self, client):
         response = client.post(

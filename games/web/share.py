@@ -67,10 +67,11 @@ def withdraw(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 @limits.per_address("page-address", methods=("GET",))
 def shared(request: HttpRequest, token: str, ply: int | None = None) -> HttpResponse:
-    """The shared game at ``ply`` (its end when none is given), read-only."""
+    """The shared game at ``ply``, read-only: from the deal when none is given, so that a friend
+    watches it unfold (Play, the arrow keys); a ply past the end shows the end."""
     link = link_or_404(token)
     game = link.game
-    at = game.ply if ply is None or ply > game.ply else ply
+    at = 0 if ply is None else min(ply, game.ply)
     hidden_day = day_not_over(game)
     if hidden_day is not None:
         at = 0  # a daily game's moves show once its day is over

@@ -38,3 +38,27 @@ def test_replay_steps_and_plays_with_the_address_naming_the_ply(page, live_serve
     expect(page.get_by_role("button", name="Play")).to_have_attribute("aria-pressed", "false")
     page.go_back()
     expect(page).to_have_url(re.compile(rf"/replay/{end - 1}/$"))
+
+
+def test_a_shared_game_opens_at_the_deal_and_plays_to_its_end(page, live_server):
+    """A friend opening a shared link watches the game unfold: from the deal, with the arrow
+    keys and Play."""
+    page.goto(live_server.url)
+    page.get_by_role("button", name="New game").first.click()
+    game = Game.objects.get(public_id=page.url.rstrip("/").split("/")[-1])
+    for n in range(game.ply, game.ply + 3):
+        services.play(game, n, Move.parse("deal"), autoplay=False)
+    page.reload()
+    page.locator("form.share-game button").evaluate("button => button.click()")
+    expect(page).to_have_url(re.compile(r"/s/[^/]+/$"))
+    replay = page.locator("#replay")
+    expect(replay).to_have_attribute("data-ply", "0")
+    page.keyboard.press("ArrowRight")
+    expect(replay).to_have_attribute("data-ply", "1")
+    page.get_by_label("Speed").select_option("0.25")
+    page.get_by_role("button", name="Play", exact=True).click()
+    end = str(Game.objects.get(pk=game.pk).ply)
+    expect(replay).to_have_attribute("data-ply", end)
+    expect(page.get_by_role("button", name="Play", exact=True)).to_have_attribute(
+        "aria-pressed", "false"
+    )

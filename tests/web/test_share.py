@@ -84,6 +84,14 @@ class TestTheSharedPage:
         htmx = stranger.get(f"{path}1/", headers={"HX-Request": "true"}).content.decode()
         assert "Move 1 of 1" in htmx and "<html" not in htmx
 
+    def test_it_opens_at_the_deal_ready_to_play_and_a_ply_past_the_end_shows_the_end(self, shared):
+        _game, path = shared
+        stranger = Client()
+        opened = stranger.get(path).content.decode()
+        assert "Move 0 of 1" in opened and f'href="{path}1/"' in opened
+        assert "data-replay" in opened and "data-play" in opened
+        assert "Move 1 of 1" in stranger.get(f"{path}9/").content.decode()
+
     def test_play_this_deal_starts_a_new_game_for_whoever_opens_it(self, shared):
         game, _path = shared
         stranger = Client()

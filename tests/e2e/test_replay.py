@@ -62,3 +62,10 @@ def test_a_shared_game_opens_at_the_deal_and_plays_to_its_end(page, live_server)
     expect(page.get_by_role("button", name="Play", exact=True)).to_have_attribute(
         "aria-pressed", "false"
     )
+    # Back through the steps and off the page, and forward again: the page's history logs no
+    # error under the Content Security Policy (the page fails on one: see conftest).
+    page.go_back()
+    expect(replay).to_have_attribute("data-ply", str(int(end) - 1))
+    page.go_back()
+    page.go_forward()
+    expect(page.locator("#replay")).to_be_visible()

@@ -10,6 +10,9 @@ from games.models import Game
 from games.rules import Move
 from tests.web import services_support as services
 
+from .conftest import SCREENSHOTS, TALL_PHONE, _close, _new_page
+from .test_low_vision import UNREADABLE
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
@@ -53,6 +56,8 @@ def test_a_shared_game_opens_at_the_deal_and_plays_to_its_end(page, live_server)
     expect(page).to_have_url(re.compile(r"/s/[^/]+/$"))
     replay = page.locator("#replay")
     expect(replay).to_have_attribute("data-ply", "0")
+    # The player's controls show once its script is running.
+    expect(page.get_by_role("button", name="Play", exact=True)).to_be_visible()
     page.keyboard.press("ArrowRight")
     expect(replay).to_have_attribute("data-ply", "1")
     page.get_by_label("Speed").select_option("0.25")
@@ -69,3 +74,20 @@ def test_a_shared_game_opens_at_the_deal_and_plays_to_its_end(page, live_server)
     page.go_back()
     page.go_forward()
     expect(page.locator("#replay")).to_be_visible()
+
+
+def test_a_replay_on_a_phone_shows_each_covered_cards_rank_and_suit(browser, live_server):
+    """Lucas's 13 columns on an upright phone: narrow cards, whose corner is the rank over the
+    suit; a covered card's strip shows both, at 14 px or more."""
+    context, page = _new_page(browser, TALL_PHONE, has_touch=True, is_mobile=True)
+    try:
+        page.goto(live_server.url)
+        page.locator("form:has(input[value=lucas])").get_by_role("button", name="New game").click()
+        game = Game.objects.get(public_id=page.url.rstrip("/").split("/")[-1])
+        page.goto(f"{live_server.url}/g/{game.public_id}/replay/0/")
+        expect(page.locator("#replay")).to_have_attribute("data-ply", "0")
+        page.screenshot(path=str(SCREENSHOTS / "replay-lucas-390x844.png"))
+        unreadable = page.evaluate(UNREADABLE.replace("#board", "#replay"), 14)
+        assert not unreadable, f"corners too small or hidden: {unreadable}"
+    finally:
+        _close(context, page)

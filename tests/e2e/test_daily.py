@@ -17,7 +17,7 @@ from games.rules.solver import WON, solve
 from games.services import play
 from solitaire import clock as site_clock
 
-from .conftest import BOARD, DESKTOP, _close, _new_page
+from .conftest import BOARD, DESKTOP, SCREENSHOTS, _close, _new_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -146,3 +146,62 @@ def test_two_players_rank_and_a_shared_game_replays_logged_out(
     finally:
         for context, page in ((ann_context, ann), (bob_context, bob), (guest_context, guest)):
             _close(context, page)
+
+
+def in_sight(page, selector: str) -> None:
+    """``selector`` is inside the window and on top at its middle (nothing covers it)."""
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    assert box and box["x"] >= 0 and box["y"] >= 0, (selector, box)
+    assert box["x"] + box["width"] <= size["width"] + 0.5, (selector, box)
+    assert box["y"] + box["height"] <= size["height"] + 0.5, (selector, box)
+    on_top = page.locator(selector).evaluate(
+        """e => { const r = e.getBoundingClientRect();
+        const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return at !== null && (e === at || e.contains(at)); }"""
+    )
+    assert on_top, f"{selector} is covered"
+
+
+@pytest.mark.parametrize(
+    ("size", "language"),
+    [("390x844", "pl"), ("844x390", "en"), ("1280x720", "pl"), ("1280x720", "en")],
+)
+def test_a_daily_game_says_so_warns_before_help_and_its_win_shows_its_rank(
+    browser, live_server, clock, size, language
+):
+    clock.moment = datetime.combine(days.today(), time(12), UTC)
+    width, height = (int(n) for n in size.split("x"))
+    phone = width < 1000
+    context, page = _new_page(
+        browser, {"width": width, "height": height}, has_touch=phone, is_mobile=phone
+    )
+    try:
+        context.add_cookies(
+            [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+        )
+        game = play_daily_in(page, live_server)
+        words = {
+            "en": ("Daily deal of", "deal off the leaderboard", "Rank"),
+            "pl": (
+                "Rozdanie dnia",
+                "wygrana w dzisiejszym rozdaniu nie trafia do rankingu",
+                "Miejsce",
+            ),
+        }[language]
+        expect(page.locator("#daily-banner")).to_contain_text(words[0])
+        expect(page.locator('[data-daily="warning"]')).to_contain_text(words[1])
+        in_sight(page, "#daily-banner .daily-of")
+        page.screenshot(path=str(SCREENSHOTS / f"daily-game-{language}-{size}.png"))
+        assert finish_by_play(game, win_moves(game.position())).status == Game.Status.WON
+        page.reload()
+        expect(page.locator('[data-win="rank"]')).to_have_text("1")
+        expect(page.locator("#won-panel dt", has_text=words[2])).to_be_visible()
+        link = page.locator('[data-win="ranked"] a')
+        link.scroll_into_view_if_needed()
+        in_sight(page, '[data-win="ranked"] a')
+        page.screenshot(path=str(SCREENSHOTS / f"daily-won-{language}-{size}.png"))
+        link.click()
+        expect(page.locator("table.leaderboard tr.mine")).to_have_count(1)
+    finally:
+        _close(context, page)

@@ -117,6 +117,9 @@ def test_two_players_rank_and_a_shared_game_replays_logged_out(
         clock.moment = noon + timedelta(hours=12, seconds=1)
         guest.goto(link)
         expect(guest.locator(".moves-hidden")).to_have_count(0)
+        # It opens at the deal, ready to play; Last and First step to either end.
+        expect(guest.locator(".replay-at")).to_contain_text("Move 0 of")
+        guest.get_by_role("link", name="Last").click()
         expect(guest.locator(".replay-at")).to_contain_text(f"Move {ann_game.ply} of")
         guest.get_by_role("link", name="First").click()
         expect(guest.locator(".replay-at")).to_contain_text("Move 0 of")

@@ -2,7 +2,8 @@
 touch) and on a laptop (1280x720) (docs/phone.md, "Answers, the won panel and thumb-sized
 controls"): a tap just after a drag is a tap; a hint's or "Can this still be won?"'s answer and
 its Finish are in sight and on top, right after a move and alone; the won panel's buttons are in
-the window and on top after a helped win; every control is a thumb's height on a touch screen;
+the window and on top after a helped win; every control is a thumb's height on a touch screen,
+the "Put here" buttons of a game played without JavaScript too;
 a covered card shows its corner only."""
 
 import pytest
@@ -195,6 +196,37 @@ def test_every_control_is_a_thumbs_height_on_a_touch_screen(screen, live_server)
     page.locator("#site-menu > summary").click()
     expect(page.locator("#site-menu .site-menu-items")).to_be_visible()
     assert page.evaluate(LOW_CONTROLS, THUMB) == []
+
+
+@pytest.mark.parametrize("size", ["390x844", "844x390"])
+def test_without_javascript_put_here_is_a_thumbs_height_on_a_touch_screen(
+    browser, live_server, size
+):
+    width, height = map(int, size.split("x"))
+    context, page = _new_page(
+        browser,
+        {"width": width, "height": height},
+        has_touch=True,
+        is_mobile=True,
+        java_script_enabled=False,
+    )
+    try:
+        open_deal(page, live_server, "forty-thieves", 1)
+        card(page, "t8").tap()
+        expect(page.locator(".pick-note")).to_be_visible()
+        drops = page.locator("button.drop")
+        expect(drops.first).to_be_visible()
+        heights = drops.evaluate_all("bs => bs.map(b => b.getBoundingClientRect().height)")
+        assert len(heights) >= 10 and min(heights) >= THUMB, heights
+        assert page.evaluate(LOW_CONTROLS, THUMB) == []
+        # A thumb's "Put here" still puts the card down.
+        put_here = pile(page, "t4").get_by_role("button", name="Put Ten of Hearts on")
+        expect(put_here).to_have_class("drop legal")
+        put_here.tap()
+        expect(page.locator(".pick-note")).to_have_count(0)
+        expect(pile(page, "t4").locator("[data-card]").last).to_have_attribute("data-card", "TH")
+    finally:
+        _close(context, page)
 
 
 @pytest.mark.parametrize("screen", ["390x844"], indirect=True)

@@ -8,6 +8,8 @@ travelling card is at the start and at the end of its flight is checked against 
 card was and where it is drawn now, with the animation paused at those times.
 """
 
+import itertools
+
 import pytest
 from playwright.sync_api import expect
 
@@ -187,17 +189,19 @@ def quiet_column_moves(variant: str):
                 yield deal, position, text, ahead
 
 
-def deal_with_an_automatic_move(variant: str = "forty-thieves") -> tuple[int, str, int]:
-    """A deal where a column-to-column move is followed by automatic moves home: the deal,
-    the move, and how many automatic moves follow it."""
+def deal_with_an_automatic_move(
+    variant: str = "forty-thieves", at_least: int = 1
+) -> tuple[int, str, int]:
+    """A deal where a column-to-column move is followed by ``at_least`` automatic moves home:
+    the deal, the move, and how many automatic moves follow it."""
     for deal, _position, move, ahead in quiet_column_moves(variant):
         count = 0
         while safe := next_safe_move(ahead):
             ahead.play(safe)
             count += 1
-        if count:
+        if count >= at_least:
             return deal, move, count
-    raise AssertionError("no deal with an automatic move after a column move")
+    raise AssertionError(f"no deal with {at_least} automatic moves after a column move")
 
 
 def ask_for_the_win(page) -> None:
@@ -289,6 +293,52 @@ def test_automatic_moves_travel_after_the_players_move(page, live_server):
     assert flight["pile"] == auto["to"]
     resume(page)
     assert layout(page)[auto["to"]][-1] == auto_code
+
+
+#: The flights of the stand-ins of the cards ``autos`` in the answer's layer (the same card may
+#: go home twice, two decks), in the order they set off: each card, when it leaves its pile and
+#: how long it flies (ms), read from its keyframes.
+AUTO_FLIGHTS = """autos => {
+    document.getAnimations().forEach(a => a.pause());
+    return Array.from(document.querySelectorAll('.motion-layer:not(.ahead) [data-card]'))
+        .filter(g => autos.includes(g.dataset.card) && g.getAnimations().length)
+        .map(ghost => {
+            const effect = ghost.getAnimations()[0].effect;
+            const frames = effect.getKeyframes();
+            const duration = effect.getComputedTiming().duration;
+            const last = frames[frames.length - 1].transform;
+            const leaves = frames.findIndex((f, i) => i > 0 && f.transform !== frames[0].transform);
+            const lands = frames.findIndex((f, i) => i >= leaves && f.transform === last);
+            const at = i => frames[i].computedOffset * duration;
+            const starts = at(leaves - 1);
+            return {card: ghost.dataset.card, starts, flies: at(lands) - starts};
+        })
+        .filter(f => f.starts > 0)
+        .sort((a, b) => a.starts - b.starts);
+}"""
+
+
+def test_a_run_of_automatic_moves_gathers_speed(page, live_server):
+    deal, move, count = deal_with_an_automatic_move(at_least=3)
+    open_deal(page, live_server, "forty-thieves", deal)
+    pick, target = move.split("-")
+    click_move(page, pick, target)
+    wait_until(page, ANSWER_LAYER)
+    steps = page.evaluate("JSON.parse(document.getElementById('motion').dataset.steps)")
+    autos = [s["card"] for s in steps if s.get("auto")]
+    assert len(autos) == count >= 3
+    flights = page.evaluate(AUTO_FLIGHTS, autos)
+    assert [f["card"] for f in flights] == autos, flights
+    # Each card of the run flies faster than the one before and sets off sooner after it,
+    # never quicker than the floor (docs/motion.md, "Timing").
+    flies = [f["flies"] for f in flights]
+    gaps = [b["starts"] - a["starts"] for a, b in itertools.pairwise(flights)]
+    assert all(a > b for a, b in itertools.pairwise(flies)), flights
+    assert all(a > b for a, b in itertools.pairwise(gaps)), flights
+    assert min(flies) >= 80 - 1, flights
+    assert flies[0] / flies[1] > 1.05, flights
+    resume(page)
+    assert [layout(page)[s["to"]][-1] for s in steps if s.get("auto")][-1] == autos[-1]
 
 
 @pytest.mark.parametrize("how", ["reduced-motion", "setting-off"])

@@ -89,9 +89,15 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # {% frame %}: parts of pages drawn once per process and language (FRAMES below).
+            "libraries": {"frames": "solitaire.frames"},
         },
     },
 ]
+
+#: Whether the parts of pages marked {% frame %} are drawn once per process and language and
+#: kept (solitaire/frames.py); off, every part is drawn on every request.
+FRAMES = env_bool("DJANGO_FRAMES", True)
 
 WSGI_APPLICATION = "solitaire.wsgi.application"
 

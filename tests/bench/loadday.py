@@ -9,9 +9,12 @@ Each row is one run of tests/bench/loadtest.py (its own server and database, ``-
 --trivial-seconds 5 --arrival 20``, and half as many open pages nobody plays on as players:
 tabs left open), whose figures count from when all players have arrived. `make loadtest-day`
 runs it. The targets (issue 31) are printed beside the table; this prints, it asserts nothing.
-``--root FOLDER`` serves another checkout (say the code before, unpacked with ``git archive``)
-with this load test; ``-- --poll-every 3`` makes the pages ask every 3 s, as they did before
-static/js/catchup.js.
+``-- --balancer`` puts HAProxy in front, as `make serve` does: a request no worker can take
+soon is refused with 503 and Retry-After and the players send it again after the wait, as the
+game page does; the table then counts the refusals, the moves played on a retry and the
+actions given up after 15 s. ``--root FOLDER`` serves another checkout (say the code before,
+unpacked with ``git archive``) with this load test; ``-- --poll-every 3`` makes the pages ask
+every 3 s, as they did before static/js/catchup.js.
 """
 
 import argparse
@@ -24,9 +27,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 LOADTEST = ROOT / "tests" / "bench" / "loadtest.py"
-#: Move p95 (ms) each size should stay under, with no error.
+#: Move p95 (ms) each size should stay under, with no error (at 2,000 players, more than two
+#: cores serve: the moves answered without a refusal, issue 41).
 TARGETS = {1000: 50.0, 2000: 250.0}
-TARGET_CPU_MS = 2.5
+TARGET_CPU_MS = 1.4
 
 
 def run(
@@ -67,9 +71,10 @@ def run(
 def table(rows: list[dict]) -> str:
     head = (
         "| players | arrival | moves/s | move p50 | move p95 | move p99 | page p50 "
-        "| new game p50 | polls/page/s | gunicorn CPU/request | cores busy | errors |"
+        "| new game p50 | polls/page/s | gunicorn CPU/request | cores busy | errors "
+        "| refused (503, 429) | moves played on a retry, p95 | given up |"
     )
-    lines = [head, "|" + "---|" * 12]
+    lines = [head, "|" + "---|" * 15]
     for r in rows:
         if "failed" in r:
             lines.append(f"| {r['players']:,} | {r['arrival']:g} s | failed ({r['failed']}) |")
@@ -79,7 +84,9 @@ def table(rows: list[dict]) -> str:
             f"| {r['move_p50']:.1f} ms | {r['move_p95']:.0f} ms | {r['move_p99']:.0f} ms "
             f"| {r['page_p50']:.0f} ms | {r['new_game_p50']:.0f} ms "
             f"| {r['poll_per_page_s']:.3f} | {r['cpu_per_request']:.2f} ms "
-            f"| {r['cores_busy']:.2f} | {r['errors'] + r['illegal']} |"
+            f"| {r['cores_busy']:.2f} | {r['errors'] + r['illegal']} "
+            f"| {r.get('refused', 0):,} | {r.get('move_resent_p95', float('nan')):.0f} ms "
+            f"| {r.get('given_up', 0)} |"
         )
     return "\n".join(lines)
 

@@ -130,6 +130,9 @@ TARGET_P95_MS = 50.0
 TARGET_SHARE = 0.25
 #: How many error details the report shows.
 SHOWN_ERRORS = 8
+#: How long an action refused for now (503, 429) is sent again after its Retry-After, as the
+#: game page does (static/js/game/queue.js) before it tells the player.
+RETRY_FOR = 15.0
 
 
 # -- a minimal HTTP/1.1 client ----------------------------------------------------------------
@@ -375,6 +378,11 @@ class Stats:
     statuses: Counter = field(default_factory=Counter)
     #: The size of each answer to a move (bytes).
     move_sizes: list[int] = field(default_factory=list)
+    #: Through the balancer: answers of 503 (no app server free in time) and 429 (the door),
+    #: by kind; actions sent again after one; actions given up after RETRY_FOR.
+    refused: Counter = field(default_factory=Counter)
+    resent: Counter = field(default_factory=Counter)
+    given_up: Counter = field(default_factory=Counter)
 
     #: When the current phase began (time.monotonic()), to date the errors.
     began: float = 0.0
@@ -385,6 +393,9 @@ class Stats:
         self.counts.clear()
         self.statuses.clear()
         self.move_sizes.clear()
+        self.refused.clear()
+        self.resent.clear()
+        self.given_up.clear()
 
     def error(self, text: str) -> None:
         self.errors.append(f"[{time.monotonic() - self.began:5.1f} s] {text}")
@@ -462,10 +473,10 @@ class CpuMeter:
             if self.server_pid is None or self._under(pid, table):
                 if b"db_worker" in command:
                     found["tasks"] += own
+                elif b"haproxy" in command.split(b" ")[0]:
+                    found["balancer"] += own
                 elif self.server_pid is not None or b"gunicorn" in command:
                     found["server"] += own
-                elif command.startswith(b"haproxy"):
-                    found["balancer"] += own
             if command.startswith(b"postgres:") and self.database in command:
                 found["database"] += own
             elif command.startswith(b"redis-server"):
@@ -539,7 +550,7 @@ class Player:
         finally:
             self.ctx.in_flight -= 1
         now = time.monotonic()
-        if response is not None and response.status not in (200, 204):
+        if response is not None and response.status not in (200, 204, 429, 503):
             self.stats.error(f"poll {path}: {response.status} {_gist(response)}")
         if now - self.calm_since >= POLL_QUIET and not self.ctx.poll_every:
             self.poll_interval = min(POLL_SLOWEST, self.poll_interval * 2)
@@ -567,6 +578,33 @@ class Player:
                 self.next_poll = time.monotonic() + self.poll_interval
 
     async def _call(self, kind: str, method: str, path: str, form, htmx: bool):
+        """One request; refused for now (503 from the balancer's gate, 429 from its door, with
+        Retry-After), sent again after the wait the answer gives, for up to RETRY_FOR seconds
+        from the first send, as the game page sends an action again (static/js/game/queue.js)
+        and a person opens a page again. A catch-up question refused is not asked again: the
+        page asks at its next turn."""
+        first = time.perf_counter()
+        refused = False
+        while True:
+            response = await self._once(kind, method, path, form, htmx)
+            if response is None or response.status not in (429, 503):
+                if response is not None and refused:
+                    # Played on a retry: the time from the first send to the answer.
+                    self.stats.latencies[f"{kind} resent"].append(time.perf_counter() - first)
+                return response
+            self.stats.refused[kind] += 1
+            refused = True
+            if kind == "poll":
+                return response
+            wait = retry_after(response)
+            if time.perf_counter() + wait > first + RETRY_FOR:
+                self.stats.given_up[kind] += 1
+                self.stats.error(f"{kind} {method} {path}: still refused after {RETRY_FOR:g} s")
+                return None
+            self.stats.resent[kind] += 1
+            await asyncio.sleep(wait)
+
+    async def _once(self, kind: str, method: str, path: str, form, htmx: bool):
         headers = {"HX-Request": "true"} if htmx else {}
         if method == "POST" and "csrftoken" in self.http.cookies:
             headers["X-CSRFToken"] = self.http.cookies["csrftoken"]
@@ -582,9 +620,12 @@ class Player:
             self.http.close()
             self.stats.error(f"{kind} {method} {path}: no answer in {REQUEST_TIMEOUT:.0f} s")
             return None
+        self.stats.statuses[response.status] += 1
+        if response.status in (429, 503):
+            self.stats.latencies[f"{kind} refused"].append(time.perf_counter() - start)
+            return response
         self.stats.latencies[kind].append(time.perf_counter() - start)
         self.stats.counts[kind] += 1
-        self.stats.statuses[response.status] += 1
         if response.status >= 500:
             self.stats.error(f"{kind} {method} {path}: {response.status} {_gist(response)}")
             return None
@@ -743,6 +784,14 @@ class Player:
         return True
 
 
+def retry_after(response: Response) -> float:
+    """The seconds a refusal asks to wait (Retry-After), 1 if it does not say."""
+    try:
+        return max(0.5, float(response.headers.get("retry-after", "1")))
+    except ValueError:
+        return 1.0
+
+
 def _gist(response: Response) -> str:
     """The message an answer carries (the board's note), or the start of its text."""
     text = response.text
@@ -850,8 +899,10 @@ async def trivial_phase(ctx: Run, clients: int, seconds: float) -> float:
     start = ctx.stats.began = time.monotonic()
     deadline = start + seconds
 
-    async def hammer() -> None:
-        http = Http(ctx.host, ctx.port)
+    async def hammer(number: int) -> None:
+        # Each from one of the players' addresses: through the balancer, its door counts each
+        # address's requests.
+        http = Http(ctx.host, ctx.port, f"{ctx.clients}{number % 250 + 1}")
         try:
             while time.monotonic() < deadline:
                 began = time.perf_counter()
@@ -872,7 +923,7 @@ async def trivial_phase(ctx: Run, clients: int, seconds: float) -> float:
         finally:
             http.close()
 
-    await _finish([asyncio.create_task(hammer()) for _ in range(clients)], ctx.stats, seconds)
+    await _finish([asyncio.create_task(hammer(n)) for n in range(clients)], ctx.stats, seconds)
     return time.monotonic() - start
 
 
@@ -1189,6 +1240,19 @@ def report(args, workers: int, stats: Stats, phases: dict, loads: dict, title: s
             other("poll") + f", {poll_rate:.3f} per open page per s",
         ),
         ("illegal moves (422)", f"{len(stats.illegal)}"),
+        *(
+            [
+                (
+                    "refused for now",
+                    (", ".join(f"{k} {v}" for k, v in sorted(stats.refused.items())) or "none")
+                    + f" (503 and 429); sent again {sum(stats.resent.values())}, given up "
+                    f"{sum(stats.given_up.values())}",
+                ),
+                ("moves played on a retry", other("move resent") + " from the first send"),
+            ]
+            if args.balancer
+            else []
+        ),
         ("errors", f"{len(stats.errors)}"),
         ("connections", f"{Http.opened} opened for {Http.sent} requests (both phases)"),
         ("answers by status", ", ".join(f"{k}: {v}" for k, v in sorted(stats.statuses.items()))),
@@ -1220,7 +1284,7 @@ def report(args, workers: int, stats: Stats, phases: dict, loads: dict, title: s
                 f"CPU, {name} phase",
                 f"client {phase['client']:.1f} s ({phase['client'] / wall:.0%} of a core), "
                 f"gunicorn {phase['server']:.1f} s, task workers {phase['tasks']:.1f} s, "
-                + (f"HAProxy {phase['balancer']:.1f} s, " if args.cluster else "")
+                + (f"HAProxy {phase['balancer']:.1f} s, " if args.cluster or args.balancer else "")
                 + f"PostgreSQL {phase['database']:.1f} s, Redis {phase['redis']:.1f} s",
             )
         )
@@ -1278,6 +1342,10 @@ def report(args, workers: int, stats: Stats, phases: dict, loads: dict, title: s
             "cores_busy": play["machine"] / play["wall"] if play["wall"] else 0.0,
             "errors": len(stats.errors),
             "illegal": len(stats.illegal),
+            "refused": sum(stats.refused.values()),
+            "resent": sum(stats.resent.values()),
+            "given_up": sum(stats.given_up.values()),
+            "move_resent_p95": percentile([t * 1000 for t in stats.latencies["move resent"]], 0.95),
         }
         Path(args.json).write_text(json.dumps(figures))
     failed = bool(stats.errors or stats.illegal)
@@ -1316,6 +1384,11 @@ def main() -> int:
         type=float,
         default=0.0,
         help="seconds over which the players arrive, not counted (0: all at once, counted)",
+    )
+    parser.add_argument(
+        "--balancer",
+        action="store_true",
+        help="HAProxy in front of gunicorn, as make serve runs it (deploy/haproxy.cfg)",
     )
     parser.add_argument(
         "--no-polls",
@@ -1359,6 +1432,9 @@ def main() -> int:
         print(f"Database {DB_NAME}: dropped and created afresh.", flush=True)
         fresh_database()
         server = Server(port, workers, args.threads, Path(folder))
+        if args.balancer:
+            # As `make serve` runs it: HAProxy on the port the players use, gunicorn behind it.
+            server.env |= {"BALANCER_BIND": f"127.0.0.1:{port}", "BIND": f"127.0.0.1:{free_port()}"}
         print(f"Starting bin/serve on 127.0.0.1:{port} with {workers} workers...", flush=True)
         server.start()
         try:
@@ -1400,7 +1476,9 @@ def main() -> int:
         if exited is not None:
             ctx.stats.error(f"the server (gunicorn's master) exited during the run: {exited}")
         server.stop()
-        title = "Load test: bin/serve on loopback, PostgreSQL, Redis cache"
+        title = "Load test: bin/serve on loopback, PostgreSQL, Redis cache" + (
+            ", HAProxy in front" if args.balancer else ""
+        )
         status = report(args, workers, ctx.stats, phases, loads, title)
         if ctx.stats.errors:
             problems = server.problems()

@@ -7,15 +7,29 @@ import re
 from pathlib import Path
 
 import pytest
-from django.conf import settings
+from django.conf import settings as django_settings
 from django.utils import translation
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from games.rules import Move, first_position, get_variant, parse_card
-from games.words import RANK_MARKS, card_label, card_words, played_words, reason_words, sentence
+from games.outcomes import Refused
+from games.rules import DEAL, VARIANTS, Move, first_position, get_variant, parse_card
+from games.words import (
+    RANK_MARKS,
+    card_label,
+    card_words,
+    error_words,
+    played_words,
+    reason_words,
+    sentence,
+    undone_words,
+)
 from tests.test_catalogues import entries
 
 ROOT = Path(__file__).resolve().parent.parent
-LANGUAGES = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
+LANGUAGES = [
+    code for code, _name in django_settings.LANGUAGES if code != django_settings.LANGUAGE_CODE
+]
 #: Every card once (the two decks' copies have the same name).
 CARDS = range(52)
 #: The languages that write a card's name in lower case in the middle of a sentence.
@@ -32,7 +46,7 @@ CAPITALISED_RANKS = {
 @pytest.fixture(autouse=True)
 def english_after():
     yield
-    translation.activate(settings.LANGUAGE_CODE)
+    translation.activate(django_settings.LANGUAGE_CODE)
 
 
 @pytest.mark.parametrize("language", LOWER_CASE)
@@ -186,3 +200,52 @@ def test_a_translation_that_leaves_the_glossary_is_caught():
         {"msgid": "the stock is empty", "msgstr": ["de pot is leeg"]},
     ]
     assert len(glossary_breaks(rows, catalogue)) == 2
+
+
+#: A capital that code put in the middle of a sentence: after a number ("3 Cartes") or, in a
+#: language that writes cards in lower case, after a colon ("Annulé : Le dix de cœur"). English
+#: keeps its card names' capitals after a colon ("Undone: Ten of Hearts"): the catalogue's case.
+AFTER_A_DIGIT = re.compile(r"\d[ \u00a0]+(\w)")
+AFTER_A_COLON = re.compile(r":[ \u00a0]+(\w)")
+
+
+def capitals_inside(text: str, language: str) -> list[str]:
+    rules = [AFTER_A_DIGIT, AFTER_A_COLON] if language in LOWER_CASE else [AFTER_A_DIGIT]
+    return [m.group(0) for rule in rules for m in rule.finditer(text) if m.group(1).isupper()]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    language=st.sampled_from(["en", *LOWER_CASE]),
+    variant=st.sampled_from(sorted(VARIANTS)),
+    deal=st.integers(1, 1_000_000),
+    choices=st.lists(st.integers(0, 1_000), min_size=1, max_size=25),
+)
+def test_no_sentence_has_a_capital_after_a_number_or_inside_after_a_colon(
+    language, variant, deal, choices
+):
+    """Every sentence a game's moves make (played, undone, refused), over random games in every
+    language."""
+    position = first_position(get_variant(variant), deal)
+    with translation.override(language):
+        # Little Forty deals three cards at a time: French and Dutch start that sentence with
+        # its number ("3 cartes distribuées, ...").
+        dealt = first_position(get_variant("little-forty"), deal).play(DEAL)
+        said = [played_words(dealt), undone_words(dealt)]
+        for choice in choices:
+            moves = position.legal_moves()
+            if not moves:
+                break
+            tried = Move.parse(f"t{choice % 13 + 1}-t{choice % 7 + 1}")
+            reason = position.check(tried)
+            if reason is not None:
+                said.append(error_words(Refused(None, reason)))
+            # Half the steps deal, where a deal is legal: a deal of several cards is the sentence
+            # that starts with a number.
+            move = DEAL if choice % 2 == 0 and DEAL in moves else moves[choice % len(moves)]
+            played = position.play(move)
+            said += [played_words(played), undone_words(played)]
+    found = [
+        (text, capitals_inside(text, language)) for text in said if capitals_inside(text, language)
+    ]
+    assert found == []

@@ -1,0 +1,127 @@
+"""The sentences the site builds, as each language reads them (docs/architecture.md, "Words"):
+cards after the words the catalogues put before them, and the notices of a card picked up, put
+down and taken back. Each is held word for word, per language."""
+
+import html
+
+import pytest
+from django.conf import settings
+from django.utils import translation
+
+from games.rules import DEAL, first_position, get_variant, parse_card
+from games.words import card_words, fill, played_words, undone_words
+
+from .conftest import post_move, start, url
+from .test_undo_redo import undo
+
+pytestmark = pytest.mark.django_db
+
+#: Every rank after French "de" and "à", with the contraction or elision French writes.
+FRENCH_AFTER_DE = (
+    "de l'as", "du deux", "du trois", "du quatre", "du cinq", "du six", "du sept", "du huit",
+    "du neuf", "du dix", "du valet", "de la dame", "du roi",
+)  # fmt: skip
+FRENCH_AFTER_A = (
+    "à l'as", "au deux", "au trois", "au quatre", "au cinq", "au six", "au sept", "au huit",
+    "au neuf", "au dix", "au valet", "à la dame", "au roi",
+)  # fmt: skip
+#: Every rank where Polish puts a card as the object ("Przenieś ... na kolumnę 3").
+POLISH_OBJECTS = (
+    "asa", "dwójkę", "trójkę", "czwórkę", "piątkę", "szóstkę", "siódemkę", "ósemkę",
+    "dziewiątkę", "dziesiątkę", "waleta", "damę", "króla",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("suit", "CDHS")
+def test_french_contracts_and_elides_every_card_after_de_and_a(suit):
+    with translation.override("fr"):
+        for rank, (after_de, after_a) in enumerate(
+            zip(FRENCH_AFTER_DE, FRENCH_AFTER_A, strict=True)
+        ):
+            card = {"card": card_words(rank * 4 + "CDHS".index(suit))}
+            assert fill("de %(card)s", card).startswith(after_de + " de ")
+            assert fill("à %(card)s", card).startswith(after_a + " de ")
+
+
+#: A card put down, picked up and taken back, in each language: the "Put here" button of
+#: column 4 while the Ten of Hearts of column 8 is held, the notice of picking it up (the
+#: server's, without JavaScript; the page's own reads ``data-words`` on the card), and the
+#: notice of undoing its move to column 4.
+NOTICES = {
+    "en": (
+        "Put Ten of Hearts on column 4",
+        "Picked up Ten of Hearts: choose where to put it.",
+        "Ten of Hearts",
+        "Undone: Ten of Hearts from column 8 to column 4.",
+    ),
+    "fr": (
+        "Poser le dix de cœur sur la colonne 4",
+        "Vous avez pris le dix de cœur\u00a0: choisissez où poser cette carte.",
+        "le dix de cœur",
+        "Annulé\u00a0: le dix de cœur, de la colonne 8 vers la colonne 4.",
+    ),
+    "nl": (
+        "Leg de hartentien op kolom 4",
+        "Je hebt de hartentien opgepakt: kies waar je die neerlegt.",
+        "hartentien",
+        "Ongedaan gemaakt: de hartentien van kolom 8 naar kolom 4.",
+    ),
+    "pl": (
+        "Przenieś dziesiątkę kier na kolumnę 4",
+        "W ręce: dziesiątka kier. Wybierz, gdzie położyć tę kartę.",
+        "dziesiątka kier",
+        "Cofnięto: dziesiątka kier z wierzchu kolumny 8 na kolumnę 4.",
+    ),
+    "vi": (
+        "Đặt lá mười cơ lên cột 4",
+        "Đã nhấc lá mười cơ: hãy chọn chỗ để đặt.",
+        "lá mười cơ",
+        "Đã hoàn tác: lá mười cơ từ cột 8 sang cột 4.",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", NOTICES)
+def test_a_card_picked_up_put_down_and_taken_back_is_named_as_running_text(client, language):
+    put, picked, words, undone = NOTICES[language]
+    game = start(client)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    page = html.unescape(client.get(url("game", game), {"pick": "t8"}).content.decode())
+    assert f'aria-label="{put}"' in page
+    assert picked in page
+    page = html.unescape(client.get(url("game", game)).content.decode())
+    assert f'data-pick="t8" data-words="{words}"' in page
+    post_move(client, game, "t8-t4")
+    assert undone in html.unescape(undo(client, game).content.decode())
+
+
+@pytest.mark.parametrize("language", ["pl"])
+def test_polish_puts_every_card_it_moves_in_the_accusative(language):
+    with translation.override(language):
+        for rank, word in enumerate(POLISH_OBJECTS):
+            assert card_words(rank * 4 + 2, "object") == f"{word} kier"
+
+
+#: The first deal of Forty Thieves deal 1 (the Three of Spades): played, the card is the
+#: object (Polish "trójkę"); undone, it follows a colon, and French contracts "de le trois".
+DEALT = {
+    "en": ("Dealt Three of Spades.", "Undone: dealt Three of Spades."),
+    "fr": (
+        "Carte distribuée\u00a0: le trois de pique.",
+        "Annulé\u00a0: distribution du trois de pique.",
+    ),
+    "nl": ("De schoppendrie is gedeeld.", "Ongedaan gemaakt: het delen van de schoppendrie."),
+    "pl": ("Dobrano z talii trójkę pik.", "Cofnięto dobranie z talii: trójka pik."),
+    "vi": (
+        "Đã rút 1 lá, lá trên cùng là lá ba bích.",
+        "Đã hoàn tác lần rút 1 lá, lá trên cùng là lá ba bích.",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", DEALT)
+def test_a_card_dealt_and_its_deal_undone_are_named_as_running_text(language):
+    played = first_position(get_variant("forty-thieves"), 1).play(DEAL)
+    assert played.card == parse_card("3S")
+    with translation.override(language):
+        assert (played_words(played), undone_words(played)) == DEALT[language]

@@ -11,8 +11,10 @@ here, once for every language (``sentence``), never from the catalogue.
 """
 
 import re
+from datetime import date
 from functools import lru_cache
 
+from django.utils.formats import date_format
 from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
@@ -232,6 +234,35 @@ def fill(text: str, values: dict) -> str:
         for key, value in values.items()
     }
     return joined(text % marked)
+
+
+def day_in_text(day: date) -> str:
+    """``day`` as a sentence names it, marked to be joined (``fill``, ``joined``): "August 1,
+    2026", "1er août 2026", "15 kwietnia 2026" (the month's genitive), "ngày 15 tháng 4 năm
+    2026" (no capital). The formats are the catalogue's: Django's own (``DATE_FORMAT``) are
+    for headings and tables, and it has no named format for running text."""
+    if day.day == 1:
+        # Translators: a date in the middle of a sentence ("the daily deal of ..."), the first
+        # day of a month, in Django's date format ("F j, Y"): French "1\\e\\r F Y" (1er août
+        # 2026), Polish "j E Y" (the month's genitive), Vietnamese with each letter of its
+        # words escaped: "\\n\\g\\à\\y j \\t\\h\\á\\n\\g n \\n\\ă\\m Y". No capital.
+        words = pgettext("date in a sentence, the first of a month", "F j, Y")
+    else:
+        # Translators: a date in the middle of a sentence ("the daily deal of ..."), in Django's
+        # date format ("F j, Y"): French "j F Y", Polish "j E Y" (the month's genitive),
+        # Vietnamese "\\n\\g\\à\\y j \\t\\h\\á\\n\\g n \\n\\ă\\m Y". No capital.
+        words = pgettext("date in a sentence", "F j, Y")
+    return JOIN + date_format(day, words)
+
+
+def month_in_text(day: date) -> str:
+    """The month of ``day`` as a sentence names it ("daily deals of ..."), marked to be
+    joined: "August 2026", "août 2026" (after "de": "d'août"), "sierpnia 2026", "tháng 8 năm
+    2026"."""
+    # Translators: a month and year in the middle of a sentence ("the daily deals of ..."), in
+    # Django's date format ("F Y"): Polish "E Y" (the genitive, after "z"), Vietnamese
+    # "\\t\\h\\á\\n\\g n \\n\\ă\\m Y". No capital.
+    return JOIN + date_format(day, pgettext("month in a sentence", "F Y"))
 
 
 # A pile's name in each role a sentence gives it, so that a language that inflects names can

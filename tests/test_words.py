@@ -4,11 +4,13 @@ sentence's start added in code, no plain space before French double punctuation,
 language's glossary (docs/glossary-*.md) held in its catalogue."""
 
 import re
+from datetime import date
 from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
 from django.utils import translation
+from django.utils.translation import gettext as _
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +20,10 @@ from games.words import (
     RANK_MARKS,
     card_label,
     card_words,
+    day_in_text,
     error_words,
+    fill,
+    month_in_text,
     played_words,
     reason_words,
     sentence,
@@ -220,18 +225,26 @@ def capitals_inside(text: str, language: str) -> list[str]:
     variant=st.sampled_from(sorted(VARIANTS)),
     deal=st.integers(1, 1_000_000),
     choices=st.lists(st.integers(0, 1_000), min_size=1, max_size=25),
+    day=st.dates(date(2000, 1, 1), date(2099, 12, 31)),
 )
 def test_no_sentence_has_a_capital_after_a_number_or_inside_after_a_colon(
-    language, variant, deal, choices
+    language, variant, deal, choices, day
 ):
-    """Every sentence a game's moves make (played, undone, refused), over random games in every
-    language."""
+    """Every sentence a game's moves make (played, undone, refused) and the daily pages' dates
+    in running text, over random games in every language."""
     position = first_position(get_variant(variant), deal)
     with translation.override(language):
+        said = [
+            fill(_("%(name)s: daily deal of %(day)s"), {"name": "Lucas", "day": day_in_text(day)}),
+            fill(
+                _("%(name)s: daily deals of %(month)s"),
+                {"name": "Lucas", "month": month_in_text(day)},
+            ),
+        ]
         # Little Forty deals three cards at a time: French and Dutch start that sentence with
         # its number ("3 cartes distribuées, ...").
         dealt = first_position(get_variant("little-forty"), deal).play(DEAL)
-        said = [played_words(dealt), undone_words(dealt)]
+        said += [played_words(dealt), undone_words(dealt)]
         for choice in choices:
             moves = position.legal_moves()
             if not moves:

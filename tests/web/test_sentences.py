@@ -1,11 +1,15 @@
 """The sentences the site builds, as each language reads them (docs/architecture.md, "Words"):
-cards after the words the catalogues put before them, and the notices of a card picked up, put
-down and taken back. Each is held word for word, per language."""
+cards after the words the catalogues put before them, the notices of a card picked up, put down
+and taken back, and dates in running text on the daily pages. Each is held word for word, per
+language."""
 
 import html
+import re
+from datetime import UTC, date, datetime
 
 import pytest
 from django.conf import settings
+from django.urls import reverse
 from django.utils import translation
 
 from games.rules import DEAL, first_position, get_variant, parse_card
@@ -125,3 +129,92 @@ def test_a_card_dealt_and_its_deal_undone_are_named_as_running_text(language):
     assert played.card == parse_card("3S")
     with translation.override(language):
         assert (played_words(played), undone_words(played)) == DEALT[language]
+
+
+#: Days whose dates show running text best: "d'août", "1er", "15 kwietnia".
+DAYS = (date(2026, 8, 1), date(2026, 4, 15), date(2026, 10, 1))
+
+#: The daily day page's heading, after the game's name, for each day of ``DAYS``.
+DAY_HEADINGS = {
+    "en": (
+        "daily deal of August 1, 2026",
+        "daily deal of April 15, 2026",
+        "daily deal of October 1, 2026",
+    ),
+    "fr": (
+        "donne du jour du 1er août 2026",
+        "donne du jour du 15 avril 2026",
+        "donne du jour du 1er octobre 2026",
+    ),
+    "nl": (
+        "spel van de dag van 1 augustus 2026",
+        "spel van de dag van 15 april 2026",
+        "spel van de dag van 1 oktober 2026",
+    ),
+    "pl": (
+        "rozdanie dnia 1 sierpnia 2026",
+        "rozdanie dnia 15 kwietnia 2026",
+        "rozdanie dnia 1 października 2026",
+    ),
+    "vi": (
+        "ván của ngày 1 tháng 8 năm 2026",
+        "ván của ngày 15 tháng 4 năm 2026",
+        "ván của ngày 1 tháng 10 năm 2026",
+    ),
+}
+#: The daily month page's heading, after the game's name, for the month of each of ``DAYS``.
+MONTH_HEADINGS = {
+    "en": (
+        "daily deals of August 2026",
+        "daily deals of April 2026",
+        "daily deals of October 2026",
+    ),
+    "fr": (
+        "donnes du jour d'août 2026",
+        "donnes du jour d'avril 2026",
+        "donnes du jour d'octobre 2026",
+    ),
+    "nl": (
+        "spellen van de dag in augustus 2026",
+        "spellen van de dag in april 2026",
+        "spellen van de dag in oktober 2026",
+    ),
+    "pl": (
+        "rozdania dnia z sierpnia 2026",
+        "rozdania dnia z kwietnia 2026",
+        "rozdania dnia z października 2026",
+    ),
+    "vi": (
+        "các ván trong ngày của tháng 8 năm 2026",
+        "các ván trong ngày của tháng 4 năm 2026",
+        "các ván trong ngày của tháng 10 năm 2026",
+    ),
+}
+
+
+def heading(page: bytes) -> str:
+    """The text of a page's ``<h1>``, tags and entities taken out."""
+    found = re.search(r"<h1[^>]*>(.*?)</h1>", page.decode(), re.DOTALL)
+    assert found, page[:300]
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", found.group(1))).split())
+
+
+@pytest.mark.parametrize("language", DAY_HEADINGS)
+@pytest.mark.parametrize("which", range(len(DAYS)))
+def test_a_daily_page_names_its_day_and_month_as_running_text(client, clock, language, which):
+    day = DAYS[which]
+    clock.moment = datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    with translation.override(language):
+        day_url = reverse("games:daily_day", args=["lucas", day])
+        month_url = reverse("games:daily_month", args=["lucas", day.year, day.month])
+    assert heading(client.get(day_url).content).endswith(DAY_HEADINGS[language][which])
+    assert heading(client.get(month_url).content).endswith(MONTH_HEADINGS[language][which])
+
+
+def test_polish_says_ze_before_the_months_that_start_with_a_cluster(client, clock):
+    clock.moment = datetime(2026, 9, 30, 12, tzinfo=UTC)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "pl"
+    with translation.override("pl"):
+        september = reverse("games:daily_month", args=["lucas", 2026, 9])
+    assert heading(client.get(september).content).endswith("rozdania dnia ze września 2026")

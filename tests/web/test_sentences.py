@@ -1,7 +1,7 @@
 """The sentences the site builds, as each language reads them (docs/architecture.md, "Words"):
-cards after the words the catalogues put before them, the notices of a card picked up, put down
-and taken back, and dates in running text on the daily pages. Each is held word for word, per
-language."""
+dates in running text on the daily pages, cards after the words the catalogues put before
+them, the notices of a card picked up and of a move undone, and a deal's grade wherever it is
+shown. Each is held word for word, per language."""
 
 import html
 import re
@@ -12,10 +12,12 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
+from games.models import Game
 from games.rules import DEAL, first_position, get_variant, parse_card
+from games.selectors.deals import deal_grade_words, grade_words
 from games.words import card_words, fill, played_words, undone_words
 
-from .conftest import post_move, start, url
+from .conftest import legal_move, post_move, start, url
 from .test_undo_redo import undo
 
 pytestmark = pytest.mark.django_db
@@ -218,3 +220,78 @@ def test_polish_says_ze_before_the_months_that_start_with_a_cluster(client, cloc
     with translation.override("pl"):
         september = reverse("games:daily_month", args=["lucas", 2026, 9])
     assert heading(client.get(september).content).endswith("rozdania dnia ze września 2026")
+
+
+#: A grade in each place it is shown: as a level (after "Difficulty", in the list of the home
+#: page's choice, the daily table's column) and as a word describing a deal ("deal 123
+#: (medium)", a game's line in the history). Polish agrees each with its noun.
+GRADES = {
+    "en": (["easy", "medium", "hard", "expert"], ["easy", "medium", "hard", "expert"]),
+    "fr": (
+        ["facile", "moyenne", "difficile", "très difficile"],
+        ["facile", "moyenne", "difficile", "très difficile"],
+    ),
+    "pl": (
+        ["łatwa", "średnia", "trudna", "bardzo trudna"],
+        ["łatwe", "średnie", "trudne", "bardzo trudne"],
+    ),
+    "vi": (["dễ", "trung bình", "khó", "rất khó"], ["dễ", "trung bình", "khó", "rất khó"]),
+}
+
+
+@pytest.mark.parametrize("language", GRADES)
+def test_a_grade_agrees_with_what_it_describes(language):
+    levels, of_a_deal = GRADES[language]
+    with translation.override(language):
+        assert [grade_words(g) for g in ("easy", "medium", "hard", "expert")] == levels
+        assert [deal_grade_words(g) for g in ("easy", "medium", "hard", "expert")] == of_a_deal
+
+
+@pytest.mark.parametrize(
+    ("language", "lead", "heading_grade", "choices", "on_a_link"),
+    [
+        (
+            "pl",
+            "Rozdanie {deal}, trudność: średnia.",
+            "(średnie)",
+            "bardzo trudna",
+            "Trudność: średnia.",
+        ),
+        (
+            "fr",
+            "Donne n°\u00a0{deal}, difficulté\u00a0: moyenne.",
+            "(moyenne)",
+            "très difficile",
+            "Difficulté\u00a0: moyenne.",
+        ),
+    ],
+)
+def test_a_grade_reads_right_on_every_page_that_shows_it(
+    client, clock, language, lead, heading_grade, choices, on_a_link
+):
+    """Wednesday's daily deal is of medium grade (tests/web/test_daily.py): its day's page, the
+    daily table, the game's heading, the history, the home page's choices, the rules page's
+    shares and the game's shared link."""
+    clock.moment = datetime(2026, 12, 2, 12, tzinfo=UTC)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    with translation.override(language):
+        day_url = reverse("games:daily_day", args=["lucas", date(2026, 12, 2)])
+        today_url = reverse("games:daily")
+    assert client.get(reverse("games:daily_play", args=["lucas"])).status_code == 302
+    game = Game.objects.get()
+    post_move(client, game, legal_move(game))
+    page = html.unescape(client.get(day_url).content.decode())
+    assert lead.format(deal=game.deal) in page
+    table = html.unescape(client.get(today_url).content.decode())
+    assert f"<td>{GRADES[language][0][1]}</td>" in table
+    assert heading_grade in heading(client.get(url("game", game)).content)
+    history = " ".join(html.unescape(client.get(reverse("games:history")).content.decode()).split())
+    assert f" {GRADES[language][1][1]}, <time" in history
+    home = html.unescape(client.get("/" + language + "/").content.decode())
+    assert f">{choices}</option>" in home
+    rules = html.unescape(client.get(f"/{language}/rules/maria/").content.decode())
+    assert f"{choices} " in rules.split('class="grades"')[1]
+    shared = client.post(url("share", game))
+    assert shared.status_code == 302
+    page = html.unescape(client.get(shared["Location"]).content.decode())
+    assert on_a_link in page

@@ -4,10 +4,12 @@ back, the answers of the services (refusals, stale boards), in the player's lang
 A card has two written forms. In running text (``card_words``) it is written as the language
 writes it in the middle of a sentence: "Queen of Diamonds" in English, "la dame de carreau" in
 French (with the article the sentence needs before a card), "ruitenvrouw" in Dutch (one word),
-"dama karo" in Polish, "đầm rô" in Vietnamese. Standing alone, as a card's accessible name
-(``card_label``), it holds what the card's corner shows ("7 of Hearts", "Queen of Hearts, Q")
-and starts with a capital or that number. A sentence that starts with a card gets its capital
-here, once for every language (``sentence``), never from the catalogue.
+"dama karo" in Polish ("damę karo" where a sentence acts on it), "lá đầm rô" in Vietnamese
+(with its classifier). Standing alone, as a card's accessible name (``card_label``), it holds
+what the card's corner shows ("7 of Hearts", "Queen of Hearts, Q") and starts with a capital
+or that number. A sentence that starts with a card gets its capital here, once for every
+language (``sentence``), never from the catalogue; the words that join a value to the one
+before it ("de le roi" to "du roi") are mended here too (``fill``).
 """
 
 import re

@@ -14,9 +14,11 @@ from django.utils.translation import gettext as _
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.outcomes import Refused
-from games.rules import DEAL, VARIANTS, Move, first_position, get_variant, parse_card
+from games.outcomes import NotOnAFoundation, Refused
+from games.rules import DEAL, VARIANTS, Build, Move, Reason, first_position, get_variant, parse_card
+from games.rules.played import Played
 from games.words import (
+    JOIN,
     RANK_MARKS,
     card_label,
     card_words,
@@ -262,3 +264,47 @@ def test_no_sentence_has_a_capital_after_a_number_or_inside_after_a_colon(
         (text, capitals_inside(text, language)) for text in said if capitals_inside(text, language)
     ]
     assert found == []
+
+
+#: What a language must never show where a card follows a word of its catalogue: French an
+#: article not contracted after "de" or "à" ("de le roi"), Dutch a doubled article, Vietnamese
+#: a doubled classifier ("lá lá"), any language a mark left from filling the sentence.
+NEVER = {
+    "fr": re.compile(r"\b(?:de|à) les? "),
+    "nl": re.compile(r"\bde de\b"),
+    "vi": re.compile(r"\blá lá\b"),
+}
+
+
+def card_sentences(card: int) -> list[str]:
+    """Every sentence the site builds around ``card``: the refusals that name it (after "not",
+    "on", "takes"), what a move, a deal and its undo say of it, and what was turned up."""
+    other = (card + 4) % 52
+    values = {"card": card, "on": other, "next": other, "pile": "f2"}
+    reasons = [Reason("does-not-fit", {**values, "build": build}) for build in Build]
+    reasons += [Reason(code, values) for code in ("foundation-wants-ace", "foundation-wants-next")]
+    moved = Played(Move.parse("t3-t4"), "t3", "t4", 1, card, turned_up=other)
+    pair = Played(Move.parse("t3:2-t4"), "t3", "t4", 2, card)
+    dealt = [Played(DEAL, "", "", count, card) for count in (1, 3)]
+    return [
+        *(error_words(Refused(None, reason)) for reason in reasons),
+        error_words(NotOnAFoundation(None, card)),
+        *(played_words(played) for played in (moved, pair, *dealt)),
+        *(undone_words(played) for played in (moved, pair, *dealt)),
+    ]
+
+
+@pytest.mark.parametrize("language", ["en", *LANGUAGES])
+def test_every_card_reads_right_after_each_word_the_catalogue_puts_before_it(language):
+    with translation.override(language):
+        said = [text for card in CARDS for text in card_sentences(card)]
+    never = NEVER.get(language)
+    assert [text for text in said if never and never.search(text)] == []
+    assert [text for text in said if JOIN in text or "%(" in text] == []
+    if language == "fr":
+        # Undoing a deal of one card says "distribution de %(card)s": contracted, elided.
+        assert "Annulé\u00a0: distribution du roi de trèfle." in said
+        assert "Annulé\u00a0: distribution de l'as de pique." in said
+    if language == "vi":
+        # A card, not a quantity: "must be the four of hearts, not the three of hearts".
+        assert any("phải là lá bốn cơ, không phải lá ba cơ" in text for text in said)

@@ -21,7 +21,15 @@ from django.utils.translation import gettext as _
 
 from .rules import Position, card_name
 from .rules.played import split_move
-from .words import RANK_MARKS, SUIT_MARKS, card_label, card_words, pile_label, sentence
+from .words import (
+    RANK_MARKS,
+    SUIT_MARKS,
+    card_label,
+    card_words,
+    fill,
+    pile_label,
+    sentence,
+)
 
 #: How many of the waste's top cards Little Forty shows, fanned (the stock deals three).
 FANNED_WASTE = 3
@@ -56,12 +64,15 @@ class CardView:
     #: ``spoken``, escaped for an HTML attribute; its face's markup (none face down).
     spoken_html: str = field(init=False)
     face_html: str = field(init=False)
+    #: Its name in running text, escaped, for the sentences the page builds ("Picked up the
+    #: Ten of Hearts."): "le dix de cœur", "lá mười cơ" (none face down).
+    words_html: str = field(init=False)
 
     def __post_init__(self) -> None:
         if self.card is None:
             self.name = "down"
             self.label, self.spoken_html = _face_down(get_language())
-            self.corner = self.suit = self.face_html = ""
+            self.corner = self.suit = self.face_html = self.words_html = ""
             self.classes = "card back"
         else:
             (
@@ -72,6 +83,7 @@ class CardView:
                 self.classes,
                 self.spoken_html,
                 self.face_html,
+                self.words_html,
             ) = _face(get_language(), self.card)
         self.spoken = self.label
         self.query = f"?pick={quote(self.pick, safe='')}" if self.pick else ""
@@ -98,9 +110,10 @@ FACE = (
 # (language, card) and kept. A move draws a dozen cards, each three translations and three
 # escapes (see docs/performance.md); the tables hold at most 53 entries per language.
 @lru_cache(maxsize=1024)
-def _face(language: str | None, card: int) -> tuple[str, str, str, str, str, str, str]:
-    """A face-up card's name, label, corner, suit and classes, then its label escaped and its
-    face's markup (``FACE``), in ``language`` (the active one: the words are looked up in it)."""
+def _face(language: str | None, card: int) -> tuple[str, str, str, str, str, str, str, str]:
+    """A face-up card's name, label, corner, suit and classes, then its label escaped, its
+    face's markup (``FACE``) and its name in running text escaped, in ``language`` (the active
+    one: the words are looked up in it)."""
     suit = SUIT_MARKS[card & 3]
     red = (card & 3) in (1, 2)
     label = card_label(card)
@@ -114,6 +127,7 @@ def _face(language: str | None, card: int) -> tuple[str, str, str, str, str, str
         "card red" if red else "card",
         escape(label),
         FACE.format(escape(rank), escape(suit), escape(suit)),
+        escape(card_words(card)),
     )
 
 
@@ -245,6 +259,7 @@ def build_board(position: Position, pick: str = "", *, playable: bool = True) ->
         board.pick = pick
         card = _held_card(board, pick_source)
         board.pick_label = card_words(card.card) if card and card.card is not None else ""
+        held_object = card_words(card.card, "object") if card and card.card is not None else ""
         legal = legal_targets(position).get(pick, ())
         for view in [*board.foundations, *board.columns]:
             if view.pile == pick_source:
@@ -252,8 +267,10 @@ def build_board(position: Position, pick: str = "", *, playable: bool = True) ->
             view.drop = f"{pick}-{view.pile}"
             view.drop_legal = view.pile in legal
             view.drop_label = sentence(
-                _("Put %(card)s on %(pile)s")
-                % {"card": board.pick_label, "pile": pile_label(view.pile, "to")}
+                fill(
+                    _("Put %(card)s on %(pile)s"),
+                    {"card": held_object, "pile": pile_label(view.pile, "to")},
+                )
             )
     return board
 

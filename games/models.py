@@ -364,6 +364,8 @@ class GradedDeal(models.Model):
     to a win."""
 
     class Grade(models.TextChoices):
+        # Translators: a grade as a level of difficulty, after "Difficulty:" and in its list
+        # of choices, agreeing with your word for difficulty (Polish "trudność: łatwa").
         EASY = "easy", _("easy")
         MEDIUM = "medium", _("medium")
         HARD = "hard", _("hard")

@@ -4,14 +4,19 @@ back, the answers of the services (refusals, stale boards), in the player's lang
 A card has two written forms. In running text (``card_words``) it is written as the language
 writes it in the middle of a sentence: "Queen of Diamonds" in English, "la dame de carreau" in
 French (with the article the sentence needs before a card), "ruitenvrouw" in Dutch (one word),
-"dama karo" in Polish, "đầm rô" in Vietnamese. Standing alone, as a card's accessible name
-(``card_label``), it holds what the card's corner shows ("7 of Hearts", "Queen of Hearts, Q")
-and starts with a capital or that number. A sentence that starts with a card gets its capital
-here, once for every language (``sentence``), never from the catalogue.
+"dama karo" in Polish ("damę karo" where a sentence acts on it), "lá đầm rô" in Vietnamese
+(with its classifier). Standing alone, as a card's accessible name (``card_label``), it holds
+what the card's corner shows ("7 of Hearts", "Queen of Hearts, Q") and starts with a capital
+or that number. A sentence that starts with a card gets its capital here, once for every
+language (``sentence``), never from the catalogue; the words that join a value to the one
+before it ("de le roi" to "du roi") are mended here too (``fill``).
 """
 
+import re
+from datetime import date
 from functools import lru_cache
 
+from django.utils.formats import date_format
 from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
@@ -51,6 +56,27 @@ RANK_WORDS = (
     pgettext_lazy("card in a sentence", "Jack"),
     pgettext_lazy("card in a sentence", "Queen"),
     pgettext_lazy("card in a sentence", "King"),
+)
+#: The ranks as a card's name begins with them where the card is what a sentence acts on
+#: ("Put the Queen of Diamonds on column 3"): Polish puts it in the accusative ("damę karo").
+RANK_OBJECTS = (
+    # Translators: a card's rank in running text where the card is the object of a verb ("Put
+    # the Queen of Diamonds on column 3", "Turned up the Ace of Spades"), in the case your
+    # language puts it in there (Polish accusative: "asa", "dwójkę", "damę", "króla"); else as
+    # "card in a sentence".
+    pgettext_lazy("card in a sentence, the object", "Ace"),
+    pgettext_lazy("card in a sentence, the object", "Two"),
+    pgettext_lazy("card in a sentence, the object", "Three"),
+    pgettext_lazy("card in a sentence, the object", "Four"),
+    pgettext_lazy("card in a sentence, the object", "Five"),
+    pgettext_lazy("card in a sentence, the object", "Six"),
+    pgettext_lazy("card in a sentence, the object", "Seven"),
+    pgettext_lazy("card in a sentence, the object", "Eight"),
+    pgettext_lazy("card in a sentence, the object", "Nine"),
+    pgettext_lazy("card in a sentence, the object", "Ten"),
+    pgettext_lazy("card in a sentence, the object", "Jack"),
+    pgettext_lazy("card in a sentence, the object", "Queen"),
+    pgettext_lazy("card in a sentence, the object", "King"),
 )
 #: The ranks as a card's name standing alone begins with them (its capital comes from code).
 RANK_NAMES = (
@@ -118,7 +144,7 @@ def _card_label(language: str | None, card: int) -> str:
         # Translators: a card's name standing alone (for screen readers) when its rank is a
         # letter, followed by the letter its corner shows: "Queen of Hearts, Q".
         return pgettext("card with a letter", "%(name)s, %(letter)s") % {
-            "name": _card_name(language, card, False),
+            "name": _card_name(language, card, "alone"),
             "letter": RANK_MARKS[rank],
         }
     # Translators: a card's name standing alone (for screen readers) when its rank is a number,
@@ -128,35 +154,117 @@ def _card_label(language: str | None, card: int) -> str:
         "number": RANK_MARKS[rank],
         "suit": SUIT_IN_NAME[card & 3],
     }
-    # A capital only where the name starts with a word ("Harten 7"), not "10 De cœur".
-    return sentence(name) if name[:1].isalpha() else name
+    # A capital where the name starts with a word ("Harten 7"), none after a number.
+    return sentence(name)
 
 
-def card_words(card: int) -> str:
-    """A card's name in running text: "Ten of Hearts", "le dix de cœur", "hartentien"."""
-    return _card_name(get_language(), card, True)
+def card_words(card: int, role: str = "subject") -> str:
+    """A card's name in running text: "Ten of Hearts", "le dix de cœur", "hartentien", "lá
+    mười cơ"; in the ``role`` "object" where a sentence acts on it (Polish "dziesiątkę kier")."""
+    return _card_name(get_language(), card, role)
+
+
+#: The ranks of a card's name in each of its forms.
+_RANKS = {"subject": RANK_WORDS, "object": RANK_OBJECTS, "alone": RANK_NAMES}
 
 
 # Three translations a card, and a move's words name several: looked up once per (language,
-# card, form) and kept (at most 104 entries a language).
+# card, form) and kept (at most 156 entries a language).
 @lru_cache(maxsize=2048)
-def _card_name(language: str | None, card: int, in_text: bool) -> str:
+def _card_name(language: str | None, card: int, role: str) -> str:
     # Translators: a card's name from its rank and suit, as your language writes it: French
     # "%(rank)s de %(suit)s", Dutch one word "%(suit)s%(rank)s" (ruitenvrouw).
     name = _("%(rank)s of %(suit)s") % {
-        "rank": (RANK_WORDS if in_text else RANK_NAMES)[card // 4],
+        "rank": _RANKS[role][card // 4],
         "suit": SUIT_IN_NAME[card & 3],
     }
-    return name if in_text else sentence(name)
+    return sentence(name) if role == "alone" else name
 
 
 def sentence(text: str) -> str:
     """``text`` with the capital a sentence starts with, on its first letter (after any
-    opening quote or bracket): the catalogues write card names as they go mid-sentence."""
+    opening quote or bracket): the catalogues write card names as they go mid-sentence. A
+    sentence that starts with a number ("3 cartes distribuées") gets none: the case of every
+    other word is the catalogue's."""
     for i, char in enumerate(text):
         if char.isalpha():
             return text[:i] + char.upper() + text[i + 1 :]
+        if char.isdigit():
+            return text
     return text
+
+
+#: Marks where a value starts inside a sentence being filled (``fill``), so that the words
+#: joining it to the word before are mended there and nowhere else; never left in the text.
+JOIN = "\u2063"
+#: How each language joins a small word to the value after it (``fill``): French contracts
+#: "de le roi" to "du roi" and "à le" to "au", and elides "de avril" to "d'avril"; Polish says
+#: "ze stycznia", "ze września" where "z" meets a cluster.
+_JOINS = {
+    "fr": (
+        (re.compile(rf"\b([dD])e {JOIN}les "), r"\1es "),
+        (re.compile(rf"\b([dD])e {JOIN}le "), r"\1u "),
+        (re.compile(rf"\b([àÀ]) {JOIN}les "), "aux "),
+        (re.compile(rf"\b([àÀ]) {JOIN}le "), "au "),
+        (re.compile(rf"\b([dD])e {JOIN}(?=[aeiouyàâæéèêëîïôœùûü])", re.IGNORECASE), r"\1'"),
+    ),
+    "pl": (
+        (
+            re.compile(rf"\b([zZ]) {JOIN}(?=s[^aąeęioóuy]|[zźżś][^aąeęioóuy]|wrz|wsz)"),
+            r"\1e ",
+        ),
+    ),
+}
+
+
+def joined(text: str) -> str:
+    """``text`` with the words before each value it was filled with (marked by ``JOIN``)
+    joined to it as the active language writes them, and the marks taken out."""
+    if JOIN not in text:
+        return text
+    for pattern, replacement in _JOINS.get((get_language() or "")[:2], ()):
+        text = pattern.sub(replacement, text)
+    return text.replace(JOIN, "")
+
+
+def fill(text: str, values: dict) -> str:
+    """The catalogue's ``text`` with ``values`` put in, each joined to the word before it as
+    the language writes them: French "de %(card)s" with "le roi de trèfle" gives "du roi de
+    trèfle", "de %(month)s" with "août 2026" "d'août 2026"."""
+    marked = {
+        key: value if isinstance(value, int | float) else JOIN + str(value)
+        for key, value in values.items()
+    }
+    return joined(text % marked)
+
+
+def day_in_text(day: date) -> str:
+    """``day`` as a sentence names it, marked to be joined (``fill``, ``joined``): "August 1,
+    2026", "1er août 2026", "15 kwietnia 2026" (the month's genitive), "ngày 15 tháng 4 năm
+    2026" (no capital). The formats are the catalogue's: Django's own (``DATE_FORMAT``) are
+    for headings and tables, and it has no named format for running text."""
+    if day.day == 1:
+        # Translators: a date in the middle of a sentence ("the daily deal of ..."), the first
+        # day of a month, in Django's date format ("F j, Y"): French "1\\e\\r F Y" (1er août
+        # 2026), Polish "j E Y" (the month's genitive), Vietnamese with each letter of its
+        # words escaped: "\\n\\g\\à\\y j \\t\\h\\á\\n\\g n \\n\\ă\\m Y". No capital.
+        words = pgettext("date in a sentence, the first of a month", "F j, Y")
+    else:
+        # Translators: a date in the middle of a sentence ("the daily deal of ..."), in Django's
+        # date format ("F j, Y"): French "j F Y", Polish "j E Y" (the month's genitive),
+        # Vietnamese "\\n\\g\\à\\y j \\t\\h\\á\\n\\g n \\n\\ă\\m Y". No capital.
+        words = pgettext("date in a sentence", "F j, Y")
+    return JOIN + date_format(day, words)
+
+
+def month_in_text(day: date) -> str:
+    """The month of ``day`` as a sentence names it ("daily deals of ..."), marked to be
+    joined: "August 2026", "août 2026" (after "de": "d'août"), "sierpnia 2026", "tháng 8 năm
+    2026"."""
+    # Translators: a month and year in the middle of a sentence ("the daily deals of ..."), in
+    # Django's date format ("F Y"): Polish "E Y" (the genitive, after "z"), Vietnamese
+    # "\\t\\h\\á\\n\\g n \\n\\ă\\m Y". No capital.
+    return JOIN + date_format(day, pgettext("month in a sentence", "F Y"))
 
 
 # A pile's name in each role a sentence gives it, so that a language that inflects names can
@@ -269,7 +377,7 @@ def reason_words(reason: Reason) -> str:
         case "empty-column-takes-one-card":
             return _("an empty column takes a single card only")
         case "does-not-fit":
-            return _BUILD_WORDS[params["build"]] % words
+            return fill(str(_BUILD_WORDS[params["build"]]), words)
         case "right-foundation-takes-whole-suit":
             return _("a right foundation takes only a complete King-to-Ace sequence from a column")
         case "right-foundation-filled":
@@ -281,7 +389,7 @@ def reason_words(reason: Reason) -> str:
         case "foundation-takes-one-card":
             return _("a foundation takes one card at a time")
         case "foundation-wants-ace":
-            return _("an empty foundation takes an Ace, not %(card)s") % words
+            return fill(_("an empty foundation takes an Ace, not %(card)s"), words)
         case "left-foundation-suit-taken":
             # Translators: %(suit)s is a suit's name: Clubs, Diamonds, Hearts or Spades.
             return _("another left foundation already holds the %(suit)s") % words
@@ -290,7 +398,7 @@ def reason_words(reason: Reason) -> str:
             return _("%(pile)s is complete") % words
         case "foundation-wants-next":
             # Translators: %(pile)s is a foundation in words: "foundation 2".
-            return _("%(pile)s takes %(next)s next, not %(card)s") % words
+            return fill(_("%(pile)s takes %(next)s next, not %(card)s"), words)
     return _("the rules do not allow it")
 
 
@@ -362,15 +470,23 @@ def played_words(played: Played) -> str:
     if played.is_redeal:
         return _("Turned the waste over into the stock.")
     if played.is_deal:
-        dealt = ngettext(
-            "Dealt %(card)s.", "Dealt %(count)d cards, %(card)s on top.", played.count
-        ) % {"card": card_words(played.card), "count": played.count}
-        return sentence(dealt)
+        dealt = ngettext("Dealt %(card)s.", "Dealt %(count)d cards, %(card)s on top.", played.count)
+        return sentence(fill(dealt, _dealt(played, "object")))
     # A move's words follow a colon in a hint; here they start a sentence.
     text = sentence(_move_words(played))
     if played.turned_up is not None:
-        text += " " + sentence(_("Turned up %(card)s.") % {"card": card_words(played.turned_up)})
+        turned = {"card": card_words(played.turned_up, "object")}
+        text += " " + sentence(fill(_("Turned up %(card)s."), turned))
     return text
+
+
+def _dealt(played: Played, role: str = "subject") -> dict:
+    """The values of a deal's sentence: the card on top, in ``role`` where a single card was
+    dealt ("Dealt the Nine of Clubs": the object), and how many cards were dealt."""
+    return {
+        "card": card_words(played.card, role if played.count == 1 else "subject"),
+        "count": played.count,
+    }
 
 
 def _move_words(played: Played) -> str:
@@ -381,15 +497,34 @@ def _move_words(played: Played) -> str:
     }
     if played.count > 1:
         words["others"] = played.count - 1
-        return (
+        return fill(
             ngettext(
                 "%(card)s and the card on it from %(from)s to %(to)s.",
                 "%(card)s and the %(others)d cards on it from %(from)s to %(to)s.",
                 played.count - 1,
-            )
-            % words
+            ),
+            words,
         )
-    return _("%(card)s from %(from)s to %(to)s.") % words
+    return fill(_("%(card)s from %(from)s to %(to)s."), words)
+
+
+def undone_words(played: Played) -> str:
+    """What an undo took back, as the live region says it: "Undone: Ten of Hearts from column
+    3 to foundation 2." (the move in running text after the colon, no capital there)."""
+    if played.is_redeal:
+        return _("Undone: the redeal.")
+    if played.is_deal:
+        return fill(
+            ngettext(
+                "Undone: dealt %(card)s.",
+                "Undone: dealt %(count)d cards, %(card)s on top.",
+                played.count,
+            ),
+            _dealt(played),
+        )
+    # Translators: %(move)s is a move in running text, as after a colon: "Ten of Hearts from
+    # column 3 to foundation 2." (with its full stop), starting with no capital.
+    return fill(_("Undone: %(move)s"), {"move": _move_words(played)})
 
 
 def move_words(position: Position, move: Move) -> str:
@@ -404,7 +539,7 @@ def move_words(position: Position, move: Move) -> str:
 def outcome_words(outcome: Outcome) -> str:
     """What an action did, for the live region."""
     if outcome.event is Event.UNDONE:
-        return _("Undone: %(move)s") % {"move": played_words(outcome.played[0])}
+        return undone_words(outcome.played[0])
     if outcome.event is Event.RESTARTED:
         return _("Restarted the deal.")
     if outcome.event is Event.GIVEN_UP:
@@ -427,7 +562,7 @@ def error_words(error: GameError) -> str:
         if error.card is None:
             reason = _("there is no such card to send to a foundation")
         else:
-            reason = _("no foundation takes %(card)s now") % {"card": card_words(error.card)}
+            reason = fill(_("no foundation takes %(card)s now"), {"card": card_words(error.card)})
         return _("That move is not allowed: %(reason)s.") % {"reason": reason}
     if isinstance(error, StalePly):
         return _("The game had moved on (in another window?): here is where it is now.")

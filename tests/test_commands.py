@@ -144,7 +144,7 @@ ILLEGAL = {"version": 1, "variant": "forty-thieves", "deal": 1, "moves": ["t8-t4
         ),
         ("nl_NL.UTF-8", "zet 3, “t3-t1”: de hartenacht past niet op de ruitenzeven"),
         ("pl_PL.UTF-8", "ruch 3, „t3-t1”: ósemka kier nie pasuje"),
-        ("vi_VN.UTF-8", "nước đi thứ 3, “t3-t1”: không đặt được tám cơ lên bảy rô"),
+        ("vi_VN.UTF-8", "nước đi thứ 3, “t3-t1”: không đặt được lá tám cơ lên lá bảy rô"),
     ],
 )
 def test_replay_names_the_bad_move_by_its_number_in_the_environments_language(lang, words):

@@ -4,18 +4,39 @@ sentence's start added in code, no plain space before French double punctuation,
 language's glossary (docs/glossary-*.md) held in its catalogue."""
 
 import re
+from datetime import date
 from pathlib import Path
 
 import pytest
-from django.conf import settings
+from django.conf import settings as django_settings
 from django.utils import translation
+from django.utils.translation import gettext as _
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from games.rules import Move, first_position, get_variant, parse_card
-from games.words import RANK_MARKS, card_label, card_words, played_words, reason_words, sentence
+from games.outcomes import NotOnAFoundation, Refused
+from games.rules import DEAL, VARIANTS, Build, Move, Reason, first_position, get_variant, parse_card
+from games.rules.played import Played
+from games.words import (
+    JOIN,
+    RANK_MARKS,
+    card_label,
+    card_words,
+    day_in_text,
+    error_words,
+    fill,
+    month_in_text,
+    played_words,
+    reason_words,
+    sentence,
+    undone_words,
+)
 from tests.test_catalogues import entries
 
 ROOT = Path(__file__).resolve().parent.parent
-LANGUAGES = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
+LANGUAGES = [
+    code for code, _name in django_settings.LANGUAGES if code != django_settings.LANGUAGE_CODE
+]
 #: Every card once (the two decks' copies have the same name).
 CARDS = range(52)
 #: The languages that write a card's name in lower case in the middle of a sentence.
@@ -32,7 +53,7 @@ CAPITALISED_RANKS = {
 @pytest.fixture(autouse=True)
 def english_after():
     yield
-    translation.activate(settings.LANGUAGE_CODE)
+    translation.activate(django_settings.LANGUAGE_CODE)
 
 
 @pytest.mark.parametrize("language", LOWER_CASE)
@@ -186,3 +207,104 @@ def test_a_translation_that_leaves_the_glossary_is_caught():
         {"msgid": "the stock is empty", "msgstr": ["de pot is leeg"]},
     ]
     assert len(glossary_breaks(rows, catalogue)) == 2
+
+
+#: A capital that code put in the middle of a sentence: after a number ("3 Cartes") or, in a
+#: language that writes cards in lower case, after a colon ("Annulé : Le dix de cœur"). English
+#: keeps its card names' capitals after a colon ("Undone: Ten of Hearts"): the catalogue's case.
+AFTER_A_DIGIT = re.compile(r"\d[ \u00a0]+(\w)")
+AFTER_A_COLON = re.compile(r":[ \u00a0]+(\w)")
+
+
+def capitals_inside(text: str, language: str) -> list[str]:
+    rules = [AFTER_A_DIGIT, AFTER_A_COLON] if language in LOWER_CASE else [AFTER_A_DIGIT]
+    return [m.group(0) for rule in rules for m in rule.finditer(text) if m.group(1).isupper()]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    language=st.sampled_from(["en", *LOWER_CASE]),
+    variant=st.sampled_from(sorted(VARIANTS)),
+    deal=st.integers(1, 1_000_000),
+    choices=st.lists(st.integers(0, 1_000), min_size=1, max_size=25),
+    day=st.dates(date(2000, 1, 1), date(2099, 12, 31)),
+)
+def test_no_sentence_has_a_capital_after_a_number_or_inside_after_a_colon(
+    language, variant, deal, choices, day
+):
+    """Every sentence a game's moves make (played, undone, refused) and the daily pages' dates
+    in running text, over random games in every language."""
+    position = first_position(get_variant(variant), deal)
+    with translation.override(language):
+        said = [
+            fill(_("%(name)s: daily deal of %(day)s"), {"name": "Lucas", "day": day_in_text(day)}),
+            fill(
+                _("%(name)s: daily deals of %(month)s"),
+                {"name": "Lucas", "month": month_in_text(day)},
+            ),
+        ]
+        # Little Forty deals three cards at a time: French and Dutch start that sentence with
+        # its number ("3 cartes distribuées, ...").
+        dealt = first_position(get_variant("little-forty"), deal).play(DEAL)
+        said += [played_words(dealt), undone_words(dealt)]
+        for choice in choices:
+            moves = position.legal_moves()
+            if not moves:
+                break
+            tried = Move.parse(f"t{choice % 13 + 1}-t{choice % 7 + 1}")
+            reason = position.check(tried)
+            if reason is not None:
+                said.append(error_words(Refused(None, reason)))
+            # Half the steps deal, where a deal is legal: a deal of several cards is the sentence
+            # that starts with a number.
+            move = DEAL if choice % 2 == 0 and DEAL in moves else moves[choice % len(moves)]
+            played = position.play(move)
+            said += [played_words(played), undone_words(played)]
+    found = [
+        (text, capitals_inside(text, language)) for text in said if capitals_inside(text, language)
+    ]
+    assert found == []
+
+
+#: What a language must never show where a card follows a word of its catalogue: French an
+#: article not contracted after "de" or "à" ("de le roi"), Dutch a doubled article, Vietnamese
+#: a doubled classifier ("lá lá"), any language a mark left from filling the sentence.
+NEVER = {
+    "fr": re.compile(r"\b(?:de|à) les? "),
+    "nl": re.compile(r"\bde de\b"),
+    "vi": re.compile(r"\blá lá\b"),
+}
+
+
+def card_sentences(card: int) -> list[str]:
+    """Every sentence the site builds around ``card``: the refusals that name it (after "not",
+    "on", "takes"), what a move, a deal and its undo say of it, and what was turned up."""
+    other = (card + 4) % 52
+    values = {"card": card, "on": other, "next": other, "pile": "f2"}
+    reasons = [Reason("does-not-fit", {**values, "build": build}) for build in Build]
+    reasons += [Reason(code, values) for code in ("foundation-wants-ace", "foundation-wants-next")]
+    moved = Played(Move.parse("t3-t4"), "t3", "t4", 1, card, turned_up=other)
+    pair = Played(Move.parse("t3:2-t4"), "t3", "t4", 2, card)
+    dealt = [Played(DEAL, "", "", count, card) for count in (1, 3)]
+    return [
+        *(error_words(Refused(None, reason)) for reason in reasons),
+        error_words(NotOnAFoundation(None, card)),
+        *(played_words(played) for played in (moved, pair, *dealt)),
+        *(undone_words(played) for played in (moved, pair, *dealt)),
+    ]
+
+
+@pytest.mark.parametrize("language", ["en", *LANGUAGES])
+def test_every_card_reads_right_after_each_word_the_catalogue_puts_before_it(language):
+    with translation.override(language):
+        said = [text for card in CARDS for text in card_sentences(card)]
+    never = NEVER.get(language)
+    assert [text for text in said if never and never.search(text)] == []
+    assert [text for text in said if JOIN in text or "%(" in text] == []
+    if language == "fr":
+        # Undoing a deal of one card says "distribution de %(card)s": contracted, elided.
+        assert "Annulé\u00a0: distribution du roi de trèfle." in said
+        assert "Annulé\u00a0: distribution de l'as de pique." in said
+    if language == "vi":
+        # A card, not a quantity: "must be the four of hearts, not the three of hearts".
+        assert any("phải là lá bốn cơ, không phải lá ba cơ" in text for text in said)

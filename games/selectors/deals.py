@@ -5,6 +5,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Count, Q
+from django.utils.translation import pgettext_lazy
 
 from ..models import DealSearch, GradedDeal
 from ..rules.solver.grading import sample_wins
@@ -80,16 +81,39 @@ def grade_known(variant: str, deal: int | str) -> str | None:
     return grades_of([(variant, str(deal))]).get((variant, str(deal)))
 
 
+#: A grade as a word describing a deal ("deal 123 (medium)", a game's line in the history),
+#: agreeing with the language's word for a deal (Polish "rozdanie 123 (średnie)"); the grade's
+#: own label (``GradedDeal.Grade``) is the level, as after "Difficulty:" ("Trudność: średnia").
+GRADES_OF_A_DEAL = {
+    # Translators: a deal's grade as a word describing the deal ("deal 123 (easy)"), agreeing
+    # with your word for a deal (Polish "łatwe" for "rozdanie").
+    "easy": pgettext_lazy("a deal's grade", "easy"),
+    # Translators: a deal's grade as a word describing the deal ("deal 123 (medium)").
+    "medium": pgettext_lazy("a deal's grade", "medium"),
+    # Translators: a deal's grade as a word describing the deal ("deal 123 (hard)").
+    "hard": pgettext_lazy("a deal's grade", "hard"),
+    # Translators: a deal's grade as a word describing the deal ("deal 123 (expert)"): the
+    # hardest grade, as your players would call such a deal (French "très difficile").
+    "expert": pgettext_lazy("a deal's grade", "expert"),
+}
+
+
 def grade_words(grade: str | None) -> str:
-    """A grade in the reader's words ("" for none)."""
+    """A grade in the reader's words, as a level (after "Difficulty:"; "" for none)."""
     return str(GradedDeal.Grade(grade).label) if grade else ""
 
 
+def deal_grade_words(grade: str | None) -> str:
+    """A grade in the reader's words as a word describing a deal ("" for none)."""
+    return str(GRADES_OF_A_DEAL[GradedDeal.Grade(grade)]) if grade else ""
+
+
 def grade_games(games) -> list:
-    """``games`` (a page of them), each given ``grade``: its deal's grade in words, or "" (one
+    """``games`` (a page of them), each given ``grade``: its deal's grade as a word describing
+    the deal, or "" (one
     query for them all)."""
     games = list(games)
     known = grades_of((game.variant, game.deal) for game in games)
     for game in games:
-        game.grade = grade_words(known.get((game.variant, game.deal)))
+        game.grade = deal_grade_words(known.get((game.variant, game.deal)))
     return games

@@ -11,7 +11,8 @@ Each pile is a group (``id="pile-t3"``, ``data-pile="t3"``) holding its cards:
 
 - a face-down card: ``<span class="card back" data-card="down" role="img" aria-label=...>``;
 - a card that can be picked up: a link to the game with ``?pick=t3%3A2`` (to the game alone once
-  it is picked up) that carries ``data-pick`` (the cards picked up with it); where they may go
+  it is picked up) that carries ``data-pick`` (the cards picked up with it) and ``data-words``
+  (its name in running text, for the page's "Picked up ..." notice); where they may go
   is the board's list of moves (``BoardView.moves``), not the card's;
 - any other face-up card: ``<span class="card" role="img">``;
 - the stock: its deal (or redeal) button while it has one, else its back with the count.
@@ -236,7 +237,7 @@ def _card(view: CardView, game_url: str) -> str:
         return (
             f'<a class="{view.classes}" href="{game_url}{view.query}" '
             f'data-card="{view.name}" data-pick="{escape(view.pick)}" '
-            f'aria-label="{view.spoken_html}">{view.face_html}</a>'
+            f'data-words="{view.words_html}" aria-label="{view.spoken_html}">{view.face_html}</a>'
         )
     return (
         f'<span class="{view.classes}" data-card="{view.name}" role="img" '

@@ -34,7 +34,7 @@ from ..outcomes import GameError, Outcome
 from ..pace import NO_PACE, Pace, drawn_at
 from ..rules import VARIANTS, Variant
 from ..selectors.daily import day_of_game
-from ..selectors.deals import grade_known, grade_words
+from ..selectors.deals import deal_grade_words, grade_known
 from ..selectors.games import game_of
 from ..selectors.stats import deal_record, win_panel
 from ..words import error_words, outcome_words
@@ -215,7 +215,7 @@ def show_game(request: HttpRequest, game: Game, position=None, **drawing) -> Htt
         autoplay=game.autoplay_on(settings),
         deal_record=deal_record(request.owner, game) if whole else None,
         win=win_panel(request.owner, game) if game.status == Game.Status.WON else None,
-        grade=grade_words(grade_known(game.variant, game.deal)) if whole else "",
+        grade=deal_grade_words(grade_known(game.variant, game.deal)) if whole else "",
         daily=day_of_game(request.owner, game) if whole or game.is_finished else None,
     )
     return draw_game(request, game, gathered, position, **drawing)

@@ -20,7 +20,7 @@ from ..outcomes import Outcome
 from ..rules import Move, MoveSyntaxError
 from ..selectors.games import version_of
 from ..services import play
-from ..words import sentence
+from ..words import fill, sentence
 from .draw import game_url
 from .edge import (
     Garbled,
@@ -48,8 +48,8 @@ def game(request: HttpRequest, public_id: str) -> HttpResponse:
     message = ""
     if pick:
         board = build_board(position, pick)
-        picked = _("Picked up %(card)s: choose where to put it.") % {"card": board.pick_label}
-        message = sentence(picked)
+        picked = _("Picked up %(card)s: choose where to put it.")
+        message = sentence(fill(picked, {"card": board.pick_label}))
     return show_game(request, game, position, pick=pick, message=message)
 
 

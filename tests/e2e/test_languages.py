@@ -38,10 +38,12 @@ def test_a_game_is_played_in_polish(polish_page, live_server, screenshots):
     expect(page.locator("#undo")).to_have_text(polish("Undo"))
 
     # Picked up and put down: the Eight of Diamonds... as deal 1 has it, t8 onto t4.
+    announce = page.locator("#announce")
     card(page, "t8").click()
+    # The card named as running text, with no capital after the colon.
+    expect(announce).to_have_text("W ręce: dziesiątka kier.")
     top_card(page, "t4").click()
     played = moved_on(page, 0)
-    announce = page.locator("#announce")
     expect(announce).not_to_be_empty()
 
     # A move the rules refuse: the reason in Polish.
@@ -54,7 +56,7 @@ def test_a_game_is_played_in_polish(polish_page, live_server, screenshots):
 
     page.locator("#undo").click()
     moved_on(page, played)
-    expect(announce).to_contain_text(polish("Undone: %(move)s"))
+    expect(announce).to_contain_text("Cofnięto: dziesiątka kier z wierzchu kolumny 8 na kolumnę 4.")
 
     page.get_by_role("link", name=polish("Statistics")).click()
     expect(page.locator("html")).to_have_attribute("lang", "pl")

@@ -60,7 +60,7 @@ def test_a_click_picks_a_card_up_and_a_click_puts_it_down(page, live_server, scr
     card(page, "t8").click()
     expect(card(page, "t8")).to_have_class("card red picked")
     expect(pile(page, "t4")).to_have_class("pile column target")
-    expect(page.locator("#announce")).to_contain_text("Picked up 10 of Hearts")
+    expect(page.locator("#announce")).to_contain_text("Picked up Ten of Hearts.")
     top_card(page, "t4").click()
     moved_on(page, 0)
     after = layout(page)

@@ -37,7 +37,8 @@ class TestCards:
     def test_a_card_that_can_be_picked_up_is_a_link_with_its_pick(self):
         html = pile(column(CardView(TEN_OF_HEARTS, "t3:2")), "/g/abc/")
         assert '<a class="card red" href="/g/abc/?pick=t3%3A2" data-card="TH" ' in html
-        assert 'data-pick="t3:2" aria-label="10 of Hearts"' in html
+        # The page's "Picked up ..." notice names it as running text does.
+        assert 'data-pick="t3:2" data-words="Ten of Hearts" aria-label="10 of Hearts"' in html
         assert '<span class="corner" aria-hidden="true">10<wbr>♥</span>' in html
 
     def test_a_picked_card_links_back_to_the_game_and_says_so(self):

@@ -275,7 +275,7 @@ class TestTheDailyGamePage:
 
     def test_today_s_game_names_its_day_and_warns_that_help_keeps_a_win_off_the_board(self, client):
         page = game_page(client, play_today(client))
-        named = f"Daily deal of {formats.date_format(days.today(), 'DATE_FORMAT')}"
+        named = f"Daily deal of {formats.date_format(days.today(), 'F j, Y')}"
         assert 'id="daily-banner"' in page and named in page
         assert 'data-daily="warning"' in page and self.WARNING in page
         assert reverse("games:daily_day", args=["lucas", days.today()]) in page

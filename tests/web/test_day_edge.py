@@ -79,7 +79,8 @@ def day_page(client: Client, game: Game) -> str:
 
 
 def named_day(day) -> str:
-    return f"Daily deal of {formats.date_format(day, 'DATE_FORMAT')}"
+    """The game page's banner, the day in running text ("Daily deal of December 31, 2026")."""
+    return f"Daily deal of {formats.date_format(day, 'F j, Y')}"
 
 
 @pytest.fixture(params=["", "Pacific/Kiritimati", "America/Adak"])

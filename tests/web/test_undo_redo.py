@@ -46,7 +46,7 @@ class TestUndo:
         post_move(client, game, "deal")
         response = undo(client, game)
         assert response.status_code == 200
-        assert "Undone: Dealt Nine of Clubs." in response.content.decode()
+        assert "Undone: dealt Nine of Clubs." in response.content.decode()
         game.refresh_from_db()
         assert log(game) == ["deal"] and game.ply == 1 and game.undo_count == 1
         assert game.snapshot == replayed(game)

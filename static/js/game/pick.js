@@ -39,10 +39,19 @@ export function hold(pick) {
   }
 }
 
-/** Pick up the cards of ``card`` (an a[data-pick]) and say so. */
+/** ``text`` with a capital on its first letter, none if it starts with a number: the
+    server's rule for a sentence's start (games/words.py, ``sentence``). */
+function sentence(text) {
+  const start = text.search(/[\p{L}\p{N}]/u);
+  return start < 0 ? text : text.slice(0, start) + text[start].toUpperCase() + text.slice(start + 1);
+}
+
+/** Pick up the cards of ``card`` (an a[data-pick]) and say so, the card named as the server
+    names it in running text (its data-words: "la dame de carreau", "lá đầm rô"). */
 export function pickUp(card) {
   hold(card.dataset.pick);
-  say((board().dataset.textPicked || "%s").replace("%s", card.getAttribute("aria-label")));
+  const words = card.dataset.words || card.getAttribute("aria-label");
+  say(sentence((board().dataset.textPicked || "%s").replace("%s", words)));
 }
 
 export function putBack() {

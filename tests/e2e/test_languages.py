@@ -56,7 +56,7 @@ def test_a_game_is_played_in_polish(polish_page, live_server, screenshots):
 
     page.locator("#undo").click()
     moved_on(page, played)
-    expect(announce).to_contain_text("Cofnięto: dziesiątka kier z wierzchu kolumny 8 na kolumnę 4.")
+    expect(announce).to_contain_text("Cofnięto: dziesiątka kier z kolumny 8 na kolumnę 4.")
 
     page.get_by_role("link", name=polish("Statistics")).click()
     expect(page.locator("html")).to_have_attribute("lang", "pl")

@@ -76,7 +76,7 @@ NOTICES = {
         "Przenieś dziesiątkę kier na kolumnę 4",
         "W ręce: dziesiątka kier. Wybierz, gdzie położyć tę kartę.",
         "dziesiątka kier",
-        "Cofnięto: dziesiątka kier z wierzchu kolumny 8 na kolumnę 4.",
+        "Cofnięto: dziesiątka kier z kolumny 8 na kolumnę 4.",
     ),
     "vi": (
         "Đặt lá mười cơ lên cột 4",
@@ -119,8 +119,8 @@ DEALT = {
     "nl": ("De schoppendrie is gedeeld.", "Ongedaan gemaakt: het delen van de schoppendrie."),
     "pl": ("Dobrano z talii trójkę pik.", "Cofnięto dobranie z talii: trójka pik."),
     "vi": (
-        "Đã rút 1 lá, lá trên cùng là lá ba bích.",
-        "Đã hoàn tác lần rút 1 lá, lá trên cùng là lá ba bích.",
+        "Đã rút 1 lá, trên cùng là lá ba bích.",
+        "Đã hoàn tác lần rút 1 lá, trên cùng là lá ba bích.",
     ),
 }
 

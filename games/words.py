@@ -470,7 +470,14 @@ def played_words(played: Played) -> str:
     if played.is_redeal:
         return _("Turned the waste over into the stock.")
     if played.is_deal:
-        dealt = ngettext("Dealt %(card)s.", "Dealt %(count)d cards, %(card)s on top.", played.count)
+        if played.count == 1:
+            # Apart from the plural: in a language with one plural form (Vietnamese) the count
+            # of one would read "1 card dealt, the top one is ...".
+            dealt = pgettext("one card", "Dealt %(card)s.")
+        else:
+            dealt = ngettext(
+                "Dealt %(card)s.", "Dealt %(count)d cards, %(card)s on top.", played.count
+            )
         return sentence(fill(dealt, _dealt(played, "object")))
     # A move's words follow a colon in a hint; here they start a sentence.
     text = sentence(_move_words(played))
@@ -514,6 +521,8 @@ def undone_words(played: Played) -> str:
     if played.is_redeal:
         return _("Undone: the redeal.")
     if played.is_deal:
+        if played.count == 1:
+            return fill(pgettext("one card", "Undone: dealt %(card)s."), _dealt(played))
         return fill(
             ngettext(
                 "Undone: dealt %(card)s.",

@@ -119,8 +119,8 @@ DEALT = {
     "nl": ("De schoppendrie is gedeeld.", "Ongedaan gemaakt: het delen van de schoppendrie."),
     "pl": ("Dobrano z talii trójkę pik.", "Cofnięto dobranie z talii: trójka pik."),
     "vi": (
-        "Đã rút 1 lá, trên cùng là lá ba bích.",
-        "Đã hoàn tác lần rút 1 lá, trên cùng là lá ba bích.",
+        "Đã rút lá ba bích.",
+        "Đã hoàn tác lần rút lá ba bích.",
     ),
 }
 

@@ -914,8 +914,12 @@ async def trivial_phase(ctx: Run, clients: int, seconds: float) -> float:
                     ctx.stats.error(f"healthz: {type(e).__name__} {e}")
                     await asyncio.sleep(0.1)
                     continue
-                ctx.stats.latencies["healthz"].append(time.perf_counter() - began)
                 ctx.stats.statuses[response.status] += 1
+                if response.status in (429, 503):
+                    # Through the balancer: no app server free soon (or the door); it asks again.
+                    ctx.stats.refused["healthz"] += 1
+                    continue
+                ctx.stats.latencies["healthz"].append(time.perf_counter() - began)
                 if response.status == 200 and response.body.strip() == b"ok":
                     ctx.stats.counts["healthz"] += 1
                 else:

@@ -140,7 +140,7 @@ def test_two_players_rank_and_a_shared_game_replays_logged_out(
         ann.goto(f"{live_server.url}/daily/")
         expect(ann.locator("h1")).to_have_text("Donnes du jour")
         screenshot(ann, "daily-fr")
-        ann.get_by_role("link", name="Classement de Lucas").click()
+        ann.get_by_role("link", name="Classement du jeu Lucas").click()
         expect(ann.locator("tr.mine th")).to_have_text("un joueur (vous)")
         screenshot(ann, "daily-leaderboard-fr")
         guest.goto(link)

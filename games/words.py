@@ -232,7 +232,8 @@ def fill(text: str, values: dict) -> str:
     the language writes them: French "de %(card)s" with "le roi de trèfle" gives "du roi de
     trèfle", "de %(month)s" with "août 2026" "d'août 2026"."""
     marked = {
-        key: value if isinstance(value, int | float) else JOIN + str(value)
+        # A value that carries its mark already (a date in a sentence) is not marked twice.
+        key: value if isinstance(value, int | float) else JOIN + str(value).removeprefix(JOIN)
         for key, value in values.items()
     }
     return joined(text % marked)

@@ -308,3 +308,14 @@ def test_every_card_reads_right_after_each_word_the_catalogue_puts_before_it(lan
     if language == "vi":
         # A card, not a quantity: "must be the four of hearts, not the three of hearts".
         assert any("phải là lá bốn cơ, không phải lá ba cơ" in text for text in said)
+
+
+def test_a_date_filled_into_a_sentence_by_code_is_joined_as_in_a_template():
+    """A date in running text carries its join mark already: filled into a sentence by code,
+    French still elides "de" before a month that starts with a vowel."""
+    with translation.override("fr"):
+        said = fill(
+            _("%(name)s: daily deals of %(month)s"),
+            {"name": "Lucas", "month": month_in_text(date(2026, 8, 1))},
+        )
+    assert "d'août 2026" in said and "de août" not in said, said

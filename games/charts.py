@@ -44,6 +44,11 @@ def weeks_with_data(weeks: list[Week]) -> list[Week]:
 
 
 def week_label(week: Week) -> str:
+    if week.start.day == 1:
+        # Translators: the same short date format as below, for the first day of a month,
+        # where your language writes that day apart: French "j\\e\\r N" gives "1er sept.".
+        # Otherwise write the same format as below.
+        return date_format(week.start, pgettext("short date format, the first of a month", "j M"))
     # Translators: the date format (Django's date filter) of a week's day and month on the
     # charts' axis, short: "j M" gives "15 Jun". Write it as your language does ("j N" gives
     # "15 juin", "15 juil.", "15 jun"; "j b" gives "15 cze"; "j/n" gives "15/6").

@@ -325,3 +325,12 @@ def test_the_charts_weeks_are_dated_as_each_language_writes_a_short_date(languag
     with translation.override(language):
         labels = [charts.week_label(Week(date(2026, month, 15))) for month in (6, 7)]
     assert labels == [june, july]
+
+
+@pytest.mark.parametrize(
+    "language, first",
+    [("en", "1 Sep"), ("fr", "1er sept."), ("nl", "1 sep"), ("pl", "1 wrz"), ("vi", "1/9")],
+)
+def test_a_week_that_starts_a_month_is_dated_as_the_language_writes_the_first(language, first):
+    with translation.override(language):
+        assert charts.week_label(Week(date(2026, 9, 1))) == first

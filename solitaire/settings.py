@@ -96,8 +96,10 @@ TEMPLATES = [
 ]
 
 #: Whether the parts of pages marked {% frame %} are drawn once per process and language and
-#: kept (solitaire/frames.py); off, every part is drawn on every request.
-FRAMES = env_bool("DJANGO_FRAMES", True)
+#: kept (solitaire/frames.py); off, every part is drawn on every request. Off by default while
+#: debugging, so that a template edited under `make run` shows at the next request (the suite
+#: keeps them, as production does: tests/conftest.py).
+FRAMES = env_bool("DJANGO_FRAMES", not DEBUG)
 
 WSGI_APPLICATION = "solitaire.wsgi.application"
 

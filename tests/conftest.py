@@ -85,6 +85,13 @@ def clock_runs_after_each_test():
 
 
 @pytest.fixture(autouse=True)
+def pages_drawn_as_in_production(settings):
+    """Parts of pages kept once drawn (solitaire/frames.py), as production keeps them: the
+    settings leave them off while debugging, which the tests run under."""
+    settings.FRAMES = True
+
+
+@pytest.fixture(autouse=True)
 def actions_at_a_tests_pace(settings):
     """The tests play faster than any person, all from one address (settings.LIMITS
     "action-game" and "page-address"): they set their own limits, and the tests of those

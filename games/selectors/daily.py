@@ -7,6 +7,7 @@ from datetime import date, timedelta
 from django.db.models import F
 
 from ..days import day_bounds, today
+from ..kept import DAYS
 from ..models import DailyDeal, Game
 from ..owners import Owner
 from .leaderboards import rank_of, unranked_reason
@@ -28,7 +29,7 @@ class DayOfGame:
 
 def day_of_game(owner: Owner, game: Game) -> DayOfGame | None:
     """The daily deal ``game`` (the reader's) was opened for from the daily page, if any."""
-    deal = DailyDeal.objects.filter(games__game=game).first()
+    deal = daily_deal_of(game)
     if deal is None:
         return None
     unranked = unranked_reason(game, deal, owner)
@@ -46,8 +47,15 @@ def day_not_over(game: Game) -> date | None:
     """The day of the daily deal ``game`` was opened for, while that day is not over (UTC):
     until then its moves are not shown to others (a shared link shows the deal, not the line
     that won it, which anyone could copy and rank with). None otherwise."""
-    day = DailyDeal.objects.filter(games__game=game).values_list("day", flat=True).first()
-    return day if day is not None and day >= today() else None
+    deal = daily_deal_of(game)
+    return deal.day if deal is not None and deal.day >= today() else None
+
+
+def daily_deal_of(game: Game) -> DailyDeal | None:
+    """The daily deal ``game`` was opened for, or None (kept once read: games/kept.py)."""
+    return DAYS.get(
+        (game.pk, game.public_id), lambda: DailyDeal.objects.filter(games__game=game).first()
+    )
 
 
 def results_of(owner: Owner, deals: list[DailyDeal]) -> dict[int, Game]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Q
 from django.utils.translation import pgettext_lazy
 
+from ..kept import GRADES
 from ..models import DealSearch, GradedDeal
 from ..rules.solver.grading import sample_wins
 
@@ -77,8 +78,9 @@ def grades_of(deals: Iterable[tuple[str, str]]) -> dict[tuple[str, str], str]:
 
 
 def grade_known(variant: str, deal: int | str) -> str | None:
-    """The grade of one deal, when it is known."""
-    return grades_of([(variant, str(deal))]).get((variant, str(deal)))
+    """The grade of one deal, when it is known (kept once known: games/kept.py)."""
+    key = (variant, str(deal))
+    return GRADES.get(key, lambda: grades_of([key]).get(key), keep=lambda grade: grade is not None)
 
 
 #: A grade as a word describing a deal ("deal 123 (medium)", a game's line in the history),

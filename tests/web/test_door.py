@@ -1,17 +1,20 @@
 """The door (deploy/haproxy.cfg, docs/security.md): the balancer refuses a client address that
 floods, before any app server sees its requests, in the client's language, while another
-address is served. Debian's HAProxy in front of the live test server, on loopback, each client
-from its own loopback address."""
+address is served; and an open page's catch-up question yields while requests wait for an app
+server. Debian's HAProxy in front of the live test server (or of one that holds its requests),
+on loopback, each client from its own loopback address."""
 
 import http.client
+import threading
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from django.core.management import call_command
 
-from tests.balancer import HAPROXY, MISSING, balancer, free_port
+from tests.balancer import HAPROXY, MISSING, balancer, command, free_port
 
 pytestmark = pytest.mark.skipif(not HAPROXY, reason=MISSING)
 
@@ -120,3 +123,68 @@ def test_a_request_no_app_server_can_take_gets_the_sites_503_in_its_language(tmp
     assert status == 503
     assert headers["Retry-After"] == "5"
     assert '<html lang="nl">' in body and "<h1>Zo weer terug</h1>" in body
+
+
+@pytest.fixture
+def held_app():
+    """An app server that holds every request but the balancer's health check until released:
+    the paths it was asked for, and the release."""
+    asked: list[str] = []
+    release = threading.Event()
+
+    class Held(BaseHTTPRequestHandler):
+        def do_GET(self):
+            if self.path != "/readyz/":
+                asked.append(self.path)
+                release.wait(30)
+            self.send_response(204 if "/poll/" in self.path else 200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Held)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"127.0.0.1:{server.server_port}", asked, release
+    finally:
+        release.set()
+        server.shutdown()
+
+
+def waiting(folder) -> int:
+    """The requests waiting in the balancer for a free app server."""
+    lines = command(folder, "show stat").splitlines()
+    fields = lines[0].lstrip("# ").split(",")
+    for line in lines[1:]:
+        row = dict(zip(fields, line.split(","), strict=False))
+        if row.get("pxname") == "apps" and row.get("svname") == "BACKEND":
+            return int(row["qcur"] or 0)
+    return 0
+
+
+def test_a_catch_up_question_yields_while_requests_wait_for_an_app_server(held_app, tmp_path):
+    app, asked, release = held_app
+    poll = "/g/some-game-id/poll/?version=3"
+    with balancer(app, tmp_path) as (port, _process):
+        deadline = time.monotonic() + 10
+        while ask(port, "127.0.0.8", "/readyz/")[0] != 200:
+            assert time.monotonic() < deadline, "the balancer did not start"
+            time.sleep(0.2)
+        with ThreadPoolExecutor(10) as pool:
+            # Ten page loads: the two servers take four each at once, two wait.
+            pages = [pool.submit(ask, port, "127.0.0.8", f"/en/rules/{n}/") for n in range(10)]
+            while waiting(tmp_path) < 2:
+                assert time.monotonic() < deadline + 10, "no request waited"
+                time.sleep(0.05)
+            # The open page's question is answered at once, without reaching a server, with
+            # the wait its page may take before asking again.
+            status, headers, _body = ask(port, "127.0.0.9", poll)
+            assert status == 503 and headers["Retry-After"] == "5"
+            assert not any("/poll/" in path for path in asked)
+            release.set()
+            assert [page.result()[0] for page in pages] == [200] * 10
+        # Nothing waits: the question reaches the app server and is answered.
+        assert ask(port, "127.0.0.9", poll)[0] == 204
+        assert poll in asked

@@ -23,6 +23,7 @@ from .conftest import (
     BOARD,
     CHROMIUM,
     CHROMIUM_FLAGS,
+    NO_SERVICE_WORKER,
     SCREENSHOTS,
     STATE,
     Held,
@@ -261,7 +262,9 @@ FLIGHT_MS = """() => {
 def test_the_pace_chosen_in_looks_changes_how_long_a_card_flies(browser, live_server, reduced):
     flights = {}
     for pace in ("slow", "normal", "fast", "off"):
-        context = browser.new_context(reduced_motion="reduce" if reduced else "no-preference")
+        context = browser.new_context(
+            reduced_motion="reduce" if reduced else "no-preference", **NO_SERVICE_WORKER
+        )
         context.add_cookies(
             [{"name": "looks", "value": f"motion={pace}", "domain": "localhost", "path": "/"}]
         )

@@ -35,6 +35,13 @@ from .test_hints import ANSWER_MS, open_near_win
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+
+@pytest.fixture
+def page(routed_page):
+    """Answers are held back here (``Held``): the page without the service worker."""
+    return routed_page
+
+
 #: The viewports of the done-when: a desktop and a phone.
 SIZES = {"desktop": {"width": 1280, "height": 720}, "phone": {"width": 390, "height": 844}}
 

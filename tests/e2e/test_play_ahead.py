@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 from .conftest import (
     ACTIONS,
     BOARD,
+    NO_SERVICE_WORKER,
     STATE,
     Held,
     automatic_moves_off,
@@ -33,6 +34,13 @@ from .conftest import (
 from .test_motion import column_move, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def page(routed_page):
+    """Answers are held back here (``Held``): the page without the service worker."""
+    return routed_page
+
 
 #: The stand-ins set off ahead of the answer: each one's card, whether it travels (its place
 #: changes over its animation), and where it is drawn now.
@@ -281,7 +289,9 @@ def test_eight_quick_deals_are_all_played_in_order_one_at_a_time(page, live_serv
 
 
 def test_under_reduced_motion_the_card_is_in_its_new_place_before_the_answer(browser, live_server):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, reduced_motion="reduce", **NO_SERVICE_WORKER
+    )
     page = context.new_page()
     try:
         open_deal(page, live_server, "forty-thieves", 1)

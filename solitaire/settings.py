@@ -317,14 +317,13 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
 # With debug off, WhiteNoise serves the files collectstatic wrote, under names that carry a
-# hash of their content (cached for a year) and compressed, each URL worked out once
-# (solitaire/static.py); with it on, straight from static/.
+# hash of their content (cached for a year) and compressed; with it on, straight from static/.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "solitaire.static.KeptURLsStorage"
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG

@@ -33,6 +33,7 @@ from .conftest import (
     moved_on,
     open_deal,
     ply,
+    route_actions,
     top_card,
     watch,
 )
@@ -270,6 +271,7 @@ def test_the_pace_chosen_in_looks_changes_how_long_a_card_flies(browser, live_se
         )
         page = context.new_page()
         watch(page)
+        route_actions(page)
         held = Held(page)
         open_deal(page, live_server)
         page.wait_for_load_state("load")

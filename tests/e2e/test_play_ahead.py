@@ -30,6 +30,7 @@ from .conftest import (
     open_deal,
     pile,
     ply,
+    route_actions,
 )
 from .test_motion import column_move, wait_until
 
@@ -293,6 +294,7 @@ def test_under_reduced_motion_the_card_is_in_its_new_place_before_the_answer(bro
         viewport={"width": 1280, "height": 900}, reduced_motion="reduce", **NO_SERVICE_WORKER
     )
     page = context.new_page()
+    route_actions(page)
     try:
         open_deal(page, live_server, "forty-thieves", 1)
         page.wait_for_load_state()

@@ -142,8 +142,9 @@ def test_a_double_clicked_card_sets_off_for_its_foundation_before_the_answer(pag
     assert held.posted == [held.posted[0]] and "pick=" in held.posted[0]
 
 
-def test_an_undo_the_page_can_tell_sets_off_at_once(page, live_server):
-    # Without automatic moves the last answer lists the player's move alone.
+def one_move_played(page, live_server) -> tuple[str, str, str]:
+    """Deal 1 of Forty Thieves with one card moved from column to column, its flight over.
+    Without automatic moves the last answer lists the player's move alone."""
     automatic_moves_off(page, live_server, "forty-thieves")
     open_deal(page, live_server, "forty-thieves", 1)
     pick, target, code = single_column_move(page)
@@ -151,6 +152,26 @@ def test_an_undo_the_page_can_tell_sets_off_at_once(page, live_server):
     pile(page, target).locator(":scope > .card").last.click()
     expect(page.locator(STATE)).to_have_attribute("data-ply", "1")
     wait_until(page, "!document.querySelector('.motion-layer')")
+    return pick, target, code
+
+
+def test_an_undo_the_page_can_tell_sets_off_at_once(page, live_server):
+    pick, target, code = one_move_played(page, live_server)
+    expect(page.locator("#undo")).to_be_enabled()
+    held = Held(page)
+    page.keyboard.press("u")
+    assert_sets_off_ahead(page, held, code, target, pick, 1)
+
+
+def test_an_undo_sets_off_at_once_after_a_catch_up_question_with_no_news(page, live_server):
+    """The page asks whether the game moved on elsewhere; the answer (204: nothing new) does
+    not make it forget what its last move was, so an undo still sets off before its answer."""
+    pick, target, code = one_move_played(page, live_server)
+    with page.expect_response(lambda r: "/poll/" in r.url) as asked:
+        page.evaluate("htmx.trigger(document.getElementById('poll'), 'catchup')")
+    assert asked.value.status == 204
+    # Its answer handled (htmx takes the mark off once the answer is dealt with).
+    wait_until(page, "!document.querySelector('#poll.htmx-request')")
     expect(page.locator("#undo")).to_be_enabled()
     held = Held(page)
     page.keyboard.press("u")

@@ -136,7 +136,9 @@ export function answerComing(detail) {
     detail.isError = false;
   }
   if (!sending) {
-    last = null; // the board the catch-up poll brought
+    // The board the catch-up poll brought: the last answer no longer says what an undo takes
+    // back. A poll with no news (204) swaps nothing and changes nothing.
+    if (detail.shouldSwap) last = null;
     return;
   }
   if (xhr.status === 503 && Date.now() - sending.firstSent < RETRY_FOR) {

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from django.core.cache import cache
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -272,13 +273,29 @@ def top_card(page, name: str):
 def moved_on(page, before: int) -> int:
     """Wait for the board after a move (its ply is not ``before``); the counter agrees: the
     player's moves are the log's less the automatic ones, which it shows apart."""
-    board = page.locator(BOARD)
-    expect(page.locator(STATE)).not_to_have_attribute("data-ply", str(before))
-    now = ply(page)
-    automatic = board.locator("[data-automatic]")
-    apart = int(automatic.get_attribute("data-automatic")) if automatic.count() else 0
-    expect(board.locator("[data-moves]")).to_have_text(str(now - apart))
-    return now
+    # Read at one moment in the page: the ply and the counters come in separate swaps.
+    try:
+        page.wait_for_function(MOVED_ON, arg=[STATE, BOARD, before])
+    except PlaywrightTimeoutError:
+        shown = page.evaluate(COUNTERS, [STATE, BOARD])
+        raise AssertionError(f"no board after ply {before} whose counter agrees: {shown}") from None
+    return ply(page)
+
+
+#: The ply shown, the player's moves counted and the automatic ones counted apart.
+COUNTERS = """([state, board]) => {
+    const b = document.querySelector(board);
+    const automatic = b && b.querySelector('[data-automatic]');
+    const moves = b && b.querySelector('[data-moves]');
+    return {ply: (document.querySelector(state) || {dataset: {}}).dataset.ply,
+            moves: moves ? moves.textContent.trim() : null,
+            automatic: automatic ? Number(automatic.dataset.automatic) : 0};
+}"""
+MOVED_ON = f"""([state, board, before]) => {{
+    const now = ({COUNTERS})([state, board]);
+    return now.ply !== undefined && now.ply !== String(before)
+        && now.moves === String(Number(now.ply) - now.automatic);
+}}"""
 
 
 def grab_point(locator) -> tuple[float, float]:

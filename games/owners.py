@@ -26,3 +26,9 @@ class Owner:
         if self.session_key:
             return {"owner_id": None, "session_key": self.session_key}
         return None
+
+    def owns(self, game) -> bool:
+        """Whether ``game`` (already read) is this owner's, by the same rule as ``columns``:
+        no query."""
+        columns = self.columns()
+        return columns is not None and all(getattr(game, c) == v for c, v in columns.items())

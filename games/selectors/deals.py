@@ -61,15 +61,20 @@ def lost_deals(variant: str, limit: int = 50) -> list[tuple[str, float]]:
     return sorted(rows, key=lambda r: (len(r[0]), r[0], r[1]))[:limit]
 
 
-def grades_of(deals: Iterable[tuple[str, str]]) -> dict[tuple[str, str], str]:
-    """The known grade of each (game, deal number as text) of ``deals``, in one query."""
+def grades_of(
+    deals: Iterable[tuple[str, str]], stored: dict[tuple[str, str], str | None] | None = None
+) -> dict[tuple[str, str], str]:
+    """The known grade of each (game, deal number as text) of ``deals``, in one query; none
+    when ``stored`` gives the stored grade (None: none) of each, read already."""
     deals = set(deals)
     known = {}
     for variant in {variant for variant, _deal in deals}:
         known.update({(variant, str(deal)): grade for deal, grade in sample_wins(variant)})
     found = {key: known[key] for key in deals if key in known}
     missing = deals - found.keys()
-    if missing:
+    if missing and stored is not None:
+        found.update({key: stored[key] for key in missing if stored.get(key) is not None})
+    elif missing:
         rows = GradedDeal.objects.filter(
             variant__in={v for v, _d in missing}, deal__in={d for _v, d in missing}
         ).values_list("variant", "deal", "grade")
@@ -77,10 +82,19 @@ def grades_of(deals: Iterable[tuple[str, str]]) -> dict[tuple[str, str], str]:
     return found
 
 
-def grade_known(variant: str, deal: int | str) -> str | None:
-    """The grade of one deal, when it is known (kept once known: games/kept.py)."""
+#: ``grade_known`` without a stored grade read: it reads it.
+UNREAD = object()
+
+
+def grade_known(variant: str, deal: int | str, stored=UNREAD) -> str | None:
+    """The grade of one deal, when it is known (kept once known: games/kept.py). ``stored``:
+    the grade stored for it (None: none), when the caller read it already (a shared link's
+    query: selectors/sharing.py), so that an ungraded deal costs no query of its own."""
     key = (variant, str(deal))
-    return GRADES.get(key, lambda: grades_of([key]).get(key), keep=lambda grade: grade is not None)
+    given = None if stored is UNREAD else {key: stored}
+    return GRADES.get(
+        key, lambda: grades_of([key], given).get(key), keep=lambda grade: grade is not None
+    )
 
 
 #: A grade as a word describing a deal ("deal 123 (medium)", a game's line in the history),

@@ -5,6 +5,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -135,11 +136,9 @@ def replay_page(
     """``game`` at ``ply`` (0 to its last) on the page ``page`` (which includes the replay's
     partial), its steps linking to ``url_at(ply)``; for htmx, just the board and the steps.
     ``shown``: more for the page's template."""
-    replayed = replayed_at(game, ply)
-    position = replayed.before
-    said = ""
-    if replayed.move is not None:
-        said = played_words(position.play(Move.parse(replayed.move)))
+    # Read from the log and drawn only when the template asks: a shared link's page served
+    # from memory (games/share.html's frames) asks for none of them.
+    replayed = SimpleLazyObject(lambda: replayed_at(game, ply))
     variant = VARIANTS[game.variant]
     steps = {"first": 0, "back": max(ply - 1, 0), "forward": min(ply + 1, game.ply)}
     steps["last"] = game.ply
@@ -147,9 +146,9 @@ def replay_page(
         "game": game,
         "variant": variant,
         "ply": ply,
-        "move": replayed.move or "",
-        "said": said,
-        "board": build_board(position, playable=False),
+        "move": SimpleLazyObject(lambda: replayed.move or ""),
+        "said": SimpleLazyObject(lambda: said_at(replayed)),
+        "board": SimpleLazyObject(lambda: build_board(replayed.before, playable=False)),
         "steps": {name: url_at(target) for name, target in steps.items()},
         "speeds": [(seconds, f"{seconds:g}") for seconds in REPLAY_SPEEDS],
         "slots": max(variant.columns, 11 if variant.stock_deal > 1 else 10),
@@ -159,3 +158,10 @@ def replay_page(
     response = render(request, "games/replay.html#replay" if fragment else page, context)
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+def said_at(replayed) -> str:
+    """What the move that led to the replayed position did, in words ("" at the deal)."""
+    if replayed.move is None:
+        return ""
+    return played_words(replayed.before.play(Move.parse(replayed.move)))

@@ -68,7 +68,11 @@ def withdraw(request: HttpRequest, token: str) -> HttpResponse:
 @limits.per_address("page-address", methods=("GET",))
 def shared(request: HttpRequest, token: str, ply: int | None = None) -> HttpResponse:
     """The shared game at ``ply``, read-only: from the deal when none is given, so that a friend
-    watches it unfold (Play, the arrow keys); a ply past the end shows the end."""
+    watches it unfold (Play, the arrow keys); a ply past the end shows the end.
+
+    What every reader of the link sees (its header, the board and the replay) is drawn once
+    per process for the link, the game's version, the ply, the hidden day, the player's name,
+    the grade and the language (games/share.html's frames), and the log is read only then."""
     link = link_or_404(token)
     game = link.game
     at = 0 if ply is None else min(ply, game.ply)
@@ -83,9 +87,9 @@ def shared(request: HttpRequest, token: str, ply: int | None = None) -> HttpResp
         lambda target: reverse("games:shared_at", args=[token, target]),
         page="games/share.html",
         link=link,
-        grade=grade_words(grade_known(game.variant, game.deal)),
-        name=links.owner_name(game),
-        mine=Game.objects.owned_by(request.owner).filter(pk=game.pk).exists(),
+        grade=grade_words(grade_known(game.variant, game.deal, link.stored_grade)),
+        name=link.owner_name or "",
+        mine=request.owner.owns(game),
         image_url=image,
         page_url=request.build_absolute_uri(reverse("games:shared", args=[token])),
         again=NewGameForm(initial={"variant": game.variant, "deal": game.deal}),

@@ -7,7 +7,10 @@ them on every load, and each would be a query.
   in the transaction that creates the game (``games/services/daily.py``), before anyone can
   ask for its page, and never afterwards.
 
-Each is kept under a key that names it whole (a game's primary key with its public id, so a
+The same class keeps the shared links' images (games/web/share.py), which change: each is kept
+with the version it was drawn for, and ``put`` replaces it with a newer one.
+
+Each fact is kept under a key that names it whole (a game's primary key with its public id, so a
 key never names another game, even where a database reuses a deleted row's key), at most
 ``MOST_KEPT`` of each, the least recently used going first. ``forget()`` empties them.
 """
@@ -38,11 +41,16 @@ class Kept:
                 return self._values[key]
         value = read()
         if keep(value):
-            with self._lock:
-                self._values[key] = value
-                while len(self._values) > self.most:
-                    self._values.popitem(last=False)
+            self.put(key, value)
         return value
+
+    def put(self, key: Hashable, value: object) -> None:
+        """Keep ``value`` for ``key``, in place of any value kept for it before."""
+        with self._lock:
+            self._values[key] = value
+            self._values.move_to_end(key)
+            while len(self._values) > self.most:
+                self._values.popitem(last=False)
 
     def forget(self) -> None:
         with self._lock:

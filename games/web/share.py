@@ -4,6 +4,8 @@ move, with "Play this deal", and carries Open Graph and Twitter card tags whose 
 board drawn on the server (``/s/<token>/board.png``, cached); the owner may withdraw it, after
 which it is a 404."""
 
+import threading
+from collections.abc import Callable
 from html import unescape
 
 from django.contrib import messages
@@ -22,6 +24,7 @@ from solitaire import limits
 
 from ..forms import NewGameForm
 from ..images import board_png
+from ..kept import Kept
 from ..models import Game, SharedGame
 from ..rules import VARIANTS
 from ..selectors import sharing as links
@@ -36,6 +39,12 @@ from .history import replay_page
 #: Where drawn boards are kept: a cache of their own (settings.CACHES["images"], on the file
 #: system), so that images never evict the limits' counters in the default cache.
 IMAGES = "images"
+#: Drawn boards kept in each process's memory too, in front of that cache, so that a crowd
+#: opening one link reads no file: by (token, language), each with what it was drawn for
+#: (``kept_image``). A board's PNG (1200 x 630) is about 44 KB: games/kept.py's 4,096 would be
+#: some 180 MB a process, 256 are about 11 MB, and a crowd opens one link or a few at a time.
+IMAGES_KEPT = Kept(most=256)
+_drawing = threading.Lock()
 
 
 def link_or_404(token: str) -> SharedGame:
@@ -103,34 +112,62 @@ def shared(request: HttpRequest, token: str, ply: int | None = None) -> HttpResp
 @cache_control(public=True, max_age=0, must_revalidate=True)
 def shared_image(request: HttpRequest, token: str) -> HttpResponse:
     """The board of the shared game as it now is, a PNG, drawn once per version of the game."""
-    game = link_or_404(token).game
+    link = link_or_404(token)
+    game = link.game
     # A daily game's board, while its day is not over, is the deal as dealt (its moves hidden).
     hidden = day_not_over(game) is not None
-    # One image per link and language, named by what it shows: a newer version replaces the
-    # older one.
-    drawn = "dealt" if hidden else str(game.version)
-    key = f"share-png:{token}:{get_language()}"
-    kept = caches[IMAGES].get(key)
-    if kept is not None and kept[0] == drawn:
-        png = kept[1]
-    else:
-        title, summary = image_words(game)
+    name = link.owner_name or ""
+    grade = grade_known(game.variant, game.deal, link.stored_grade)
+
+    def draw() -> bytes:
+        title, summary = image_words(game, name, grade)
         position = replayed_at(game, 0).before if hidden else game.position()
-        png = board_png(position, title, summary)
-        caches[IMAGES].set(key, (drawn, png))
-    response = HttpResponse(png, content_type="image/png")
+        return board_png(position, title, summary)
+
+    # Named by what it shows: the game's version (its board, counts and time) or, while the
+    # moves are hidden, the deal as dealt, drawn once; the help, the name and the grade, which
+    # change without a new version.
+    drawn = ("dealt" if hidden else game.version, game.helped, name, grade)
+    response = HttpResponse(kept_image(token, drawn, draw), content_type="image/png")
     # Its words are the reader's language's (the cookie's, else the browser's).
     patch_vary_headers(response, ["Accept-Language", "Cookie"])
     return response
 
 
-def image_words(game: Game) -> tuple[str, str]:
-    """The image's title and summary: the shared page's own (games/share.html), as text."""
+def kept_image(token: str, drawn: tuple, draw: Callable[[], bytes]) -> bytes:
+    """The link's image in the active language as ``drawn`` names it: from this process's
+    memory, else from the file cache (another process may have drawn it), else drawn
+    (one thread at a time, so that a crowd opening a new version draws it once) and kept in
+    both. One image per link and language: a newer one replaces the older."""
+    key = (token, get_language())
+    name = f"share-png:{token}:{key[1]}"
+    held = IMAGES_KEPT.get(key, lambda: caches[IMAGES].get(name), keep=lambda h: h is not None)
+    if held is not None and held[0] == drawn:
+        return held[1]
+    with _drawing:
+        # Another thread may have kept it while this one waited.
+        held = IMAGES_KEPT.get(key, lambda: None, keep=lambda _h: False)
+        if held is None or held[0] != drawn:
+            held = caches[IMAGES].get(name)
+            if held is None or held[0] != drawn:
+                held = (drawn, draw())
+                caches[IMAGES].set(name, held)
+            IMAGES_KEPT.put(key, held)
+    return held[1]
+
+
+def image_words(game: Game, name: str | None = None, grade: str | None = None) -> tuple[str, str]:
+    """The image's title and summary: the shared page's own (games/share.html), as text.
+    ``name`` and ``grade`` (the grade's code): read when not given."""
+    if name is None:
+        name = links.owner_name(game)
+    if grade is None:
+        grade = grade_known(game.variant, game.deal)
     context = {
         "variant": VARIANTS[game.variant],
         "game": game,
-        "name": links.owner_name(game),
-        "grade": grade_words(grade_known(game.variant, game.deal)),
+        "name": name,
+        "grade": grade_words(grade),
     }
     title, summary = (
         " ".join(unescape(render_to_string(f"games/share.html#{part}", context)).split())

@@ -166,7 +166,7 @@ class TestTheImage:
         Client().get(f"{path}board.png")
         kept = caches["images"].get(f"share-png:{token}:en")
         game.refresh_from_db()
-        assert kept[0] == str(game.version)  # the newer image replaced the older one
+        assert kept[0][0] == game.version  # the newer image replaced the older one
         # Nothing of it in the default cache, beside the limits' counters.
         assert cache.get(f"share-png:{token}") is None
         assert cache.get(f"share-png:{token}:{game.version}") is None

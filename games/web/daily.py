@@ -7,7 +7,7 @@ from datetime import date, timedelta
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
@@ -20,8 +20,7 @@ from ..rules import VARIANTS
 from ..selectors.daily import daily_streak, days_won, results_of
 from ..selectors.leaderboards import game_of_day, leaderboard
 from ..services import daily
-from .draw import game_url
-from .edge import NO_SUCH_GAME, variant_or_404
+from .edge import NO_SUCH_GAME, open_game, page_here, variant_or_404
 from .player import autoplay_settings, with_session
 
 
@@ -51,7 +50,7 @@ def today(request: HttpRequest) -> HttpResponse:
 def open_today(request: HttpRequest, variant: str) -> HttpResponse:
     """The player's game of today's deal of ``variant``, started if needed."""
     variant_or_404(variant)
-    return open_daily(request, variant, days.today())
+    return open_daily(request, variant, days.today(), here=True)
 
 
 @require_POST
@@ -59,12 +58,14 @@ def open_today(request: HttpRequest, variant: str) -> HttpResponse:
 def open_day(request: HttpRequest, variant: str, day: date) -> HttpResponse:
     """The player's game of a day's deal (a past day's, from the calendar), started if needed."""
     variant_or_404(variant)
-    return open_daily(request, variant, day_or_404(day))
+    return open_daily(request, variant, day_or_404(day), here=page_here(request))
 
 
-def open_daily(request: HttpRequest, variant: str, day: date) -> HttpResponse:
-    """To the player's game of ``variant``'s deal of ``day``. A guest's new game of today's,
-    whose win may rank, only while few guests of their address opened one
+def open_daily(request: HttpRequest, variant: str, day: date, *, here: bool) -> HttpResponse:
+    """The player's game of ``variant``'s deal of ``day``: its page in this answer when
+    ``here``, else a redirect to it (``open_game``; a reload of the link's address, where no
+    script renamed it, opens the same game). A guest's new game of today's, whose win may
+    rank, only while few guests of their address opened one
     (``settings.DAILY_GUESTS_PER_ADDRESS``): fresh guest sessions from one address cannot fill
     the leaderboard."""
     owner = with_session(request)
@@ -88,7 +89,7 @@ def open_daily(request: HttpRequest, variant: str, day: date) -> HttpResponse:
                 response["Retry-After"] = str(wait)
                 return response
     game = daily.find_or_start_daily_game(owner, variant, day, autoplay_settings(request))
-    return redirect(game_url(game))
+    return open_game(request, game, here=here)
 
 
 def guest_address_key(request: HttpRequest, deal_id: int) -> str:

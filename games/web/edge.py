@@ -38,7 +38,7 @@ from ..selectors.deals import deal_grade_words, grade_known
 from ..selectors.games import game_of
 from ..selectors.stats import deal_record, win_panel
 from ..words import error_words, outcome_words
-from .draw import Gathered, draw_changes, draw_game, game_url, is_fragment
+from .draw import Gathered, draw_changes, draw_game, game_url, go, is_fragment
 from .motion import motion_of
 from .player import autoplay_settings
 
@@ -219,3 +219,26 @@ def show_game(request: HttpRequest, game: Game, position=None, **drawing) -> Htt
         daily=day_of_game(request.owner, game) if whole or game.is_finished else None,
     )
     return draw_game(request, game, gathered, position, **drawing)
+
+
+#: The field a form that opens a game sends when the page's script runs (static/js/app.js):
+#: the answer may then be the game page itself, whose script names its address.
+PAGE_HERE = "answer"
+
+
+def open_game(request: HttpRequest, game: Game, *, here: bool) -> HttpResponse:
+    """A game just opened (started or resumed): its page in this answer when ``here`` (one
+    request, not two: the page names its own address, ``<link rel="canonical">``, and its
+    script puts it in the address bar, so that a reload or a bookmark is the game's), else
+    a redirect to it. For htmx, the browser is told to go there."""
+    if request.htmx:
+        return go(request, game_url(game))
+    if here:
+        return show_game(request, game)
+    return redirect(game_url(game))
+
+
+def page_here(request: HttpRequest) -> bool:
+    """Whether a posted form that opens a game was sent by a page whose script runs: only then
+    may the game page answer the post, since its script takes the post out of the reload."""
+    return request.POST.get(PAGE_HERE) == "page"

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.utils.cache import get_conditional_response
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -26,8 +26,7 @@ from ..selectors.deals import winnability
 from ..selectors.games import in_progress
 from ..services import assist, daily, play
 from ..words import NO_WINNABLE_DEAL, RANK_MARKS
-from .draw import game_url, go
-from .edge import echo, variant_or_404
+from .edge import echo, open_game, page_here, variant_or_404
 from .player import autoplay_settings, with_session
 from .share import IMAGES
 
@@ -94,7 +93,9 @@ def rules(request: HttpRequest, variant: str) -> HttpResponse:
 @require_POST
 @limits.per_address("new-game-address")
 def new_game(request: HttpRequest) -> HttpResponse:
-    """Start a game of the posted game type: the posted deal number, or a random one."""
+    """Start a game of the posted game type: the posted deal number, or a random one. Its page
+    is the answer when the form was sent by a page whose script runs, else a redirect to it
+    (``open_game``)."""
     form = NewGameForm(request.POST)
     if not form.is_valid():
         return _home(request, form, status=400)
@@ -112,13 +113,14 @@ def new_game(request: HttpRequest) -> HttpResponse:
             messages.info(request, NO_WINNABLE_DEAL)
     deal = deal or secrets.randbelow(RANDOM_DEALS) + 1
     game = play.start_game(owner, form.cleaned_data["variant"], deal, autoplay_settings(request))
-    return go(request, game_url(game))
+    return open_game(request, game, here=page_here(request))
 
 
 @require_GET
 @limits.per_address("new-game-address", methods=("GET",))
 def open_deal(request: HttpRequest, variant: str, deal: str) -> HttpResponse:
-    """The shareable link to a deal: start (or resume, if untouched) a game of it."""
+    """The shareable link to a deal: start (or resume, if untouched) a game of it, whose page
+    is the answer (``open_game``)."""
     variant_or_404(variant)
     number = parse_deal_number(deal)
     if number is None:
@@ -128,7 +130,7 @@ def open_deal(request: HttpRequest, variant: str, deal: str) -> HttpResponse:
         return render(request, "games/problem.html", {"problem": problem}, status=400)
     owner = with_session(request)
     game = play.find_or_start_game(owner, variant, number, autoplay_settings(request))
-    return redirect(game_url(game))
+    return open_game(request, game, here=True)
 
 
 def _home(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpResponse:

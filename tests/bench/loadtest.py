@@ -315,6 +315,22 @@ class Seen:
     stock: str | None = None
 
 
+#: The address a game page names as its own (games/play.html).
+CANONICAL = re.compile(r'<link rel="canonical" href="([^"]+)">')
+#: What a page whose script runs adds to a form that opens a game (static/js/app.js): the
+#: answer is the game page itself, not a redirect to it.
+PAGE_HERE = {"answer": "page"}
+
+
+def opened_path(response) -> str:
+    """The path of the game a link or a form opened: a redirect's target, or the address the
+    game page names when it is the answer itself (one request); "" when it is neither."""
+    if response.status in (301, 302, 303):
+        return urllib.parse.urlsplit(response.headers.get("location", "")).path
+    named = CANONICAL.search(response.text) if response.status == 200 else None
+    return named[1] if named else ""
+
+
 def read_board(html: str) -> Seen:
     """Read the ply, version, status and legal moves from a page or an htmx answer.
 
@@ -669,20 +685,24 @@ class Player:
     async def new_game(self) -> bool:
         variant = self.rng.choice(VARIANTS)
         deal = str(self.rng.randrange(1, 1_000_000))
-        form = {"variant": variant, "deal": deal}
+        form = {"variant": variant, "deal": deal, **PAGE_HERE}
         response = await self.call("new game", "POST", "/new/", form)
         if response is None:
             return False
-        location = response.headers.get("location", "")
-        path = urllib.parse.urlsplit(location).path
-        if response.status != 302 or not re.fullmatch(r"/g/[^/]+/", path):
-            self.stats.error(f"new game {variant} {deal}: {response.status} to {location!r}")
+        path = opened_path(response)
+        if response.status not in (200, 302) or not re.fullmatch(r"/g/[^/]+/", path):
+            self.stats.error(f"new game {variant} {deal}: {response.status} to {path!r}")
             return False
         self.game = path
         self.moves, self.stock = [], ""
         self.status = "playing"
         self.moves_in_game = 0
-        return await self.resume(after_new=True)
+        if response.status == 302:  # a server that answers with a redirect: two requests
+            return await self.resume(after_new=True)
+        if not self.take(response, "new game"):
+            return False
+        self.page_opened()
+        return True
 
     async def resume(self, after_new: bool = False) -> bool:
         """The full game page, as a player coming back: it must show the board we know."""

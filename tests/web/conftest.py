@@ -1,13 +1,14 @@
 """Fixtures and helpers for the web tests: games started the way a player starts them."""
 
 import random
+import re
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.core.cache import cache
 from django.test import Client
-from django.urls import reverse
+from django.urls import resolve, reverse
 from django.utils import translation
 
 from games.models import Game
@@ -57,6 +58,23 @@ def start(client: Client, variant: str = "forty-thieves", deal: int = 1) -> Game
     response = client.post(reverse("games:new"), {"variant": variant, "deal": str(deal)})
     assert response.status_code == 302, response.content[:500]
     return Game.objects.get(public_id=response["Location"].split("/")[2])
+
+
+#: The address a game page names as its own (games/play.html), which the page's script puts in
+#: the address bar when the page answered the link or the form that opened the game.
+CANONICAL = re.compile(r'<link rel="canonical" href="([^"]+)">')
+
+
+def opened(response) -> Game:
+    """The game a link or a form opened, answered with the game page itself (one request):
+    the game the page names as its address, and shows."""
+    assert response.status_code == 200, response.content[:500]
+    page = response.content.decode()
+    address = CANONICAL.search(page)
+    assert address, "the game page names no address of its own"
+    game = Game.objects.get(public_id=resolve(address.group(1)).kwargs["public_id"])
+    assert f'data-game-url="{address.group(1)}"' in page
+    return game
 
 
 @pytest.fixture

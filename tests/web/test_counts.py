@@ -20,6 +20,7 @@ from .conftest import (
     board,
     find_deal,
     log,
+    opened,
     post_move,
     replayed,
     start,
@@ -142,7 +143,7 @@ class TestAutomaticMovesOnTheDeal:
         assert game.first_move_at is None and game.move_count == 0
         assert statistics(Owner(session_key=game.session_key)).overall.played == 0
         again = client.get(reverse("pages:play_deal", args=["forty-thieves", deal]))
-        assert again["Location"] == url("game", game)
+        assert opened(again) == game
 
     def test_undo_never_takes_back_the_deals_automatic_moves(self, client):
         game = start(client, "forty-thieves", find_deal("forty-thieves", dealt_home))

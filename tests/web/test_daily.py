@@ -25,7 +25,7 @@ from games.services.graded import graded_deals
 from solitaire import clock as site_clock
 from solitaire.accounts.models import Preferences
 
-from .conftest import WON_RECORD, won_record
+from .conftest import WON_RECORD, opened, won_record
 
 #: A Wednesday.
 WEDNESDAY = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
@@ -40,9 +40,7 @@ def wednesday(clock):
 
 
 def play_today(client: Client, variant: str = "lucas") -> Game:
-    response = client.get(reverse("games:daily_play", args=[variant]))
-    assert response.status_code == 302, response.content[:300]
-    return Game.objects.get(public_id=response["Location"].split("/")[2])
+    return opened(client.get(reverse("games:daily_play", args=[variant])))
 
 
 def win(game: Game, moves: int, milliseconds: int, **counts) -> Game:

@@ -19,7 +19,7 @@ from games.selectors.leaderboards import leaderboard
 from games.services import play
 from solitaire import clock as site_clock
 
-from .conftest import HTMX, post_move, url
+from .conftest import HTMX, opened, post_move, url
 
 #: A Wednesday's last second, UTC, and the first of the Thursday after.
 LAST_SECOND = datetime(2026, 12, 2, 23, 59, 59, tzinfo=UTC)
@@ -29,9 +29,7 @@ LATE_WORDS = "Your win does not rank: it came after the day was over."
 
 def open_daily(client: Client, variant: str = "lucas") -> Game:
     """The day's deal, opened from the daily page as a player opens it."""
-    response = client.get(reverse("games:daily_play", args=[variant]))
-    assert response.status_code == 302, response.content[:300]
-    return Game.objects.get(public_id=response["Location"].split("/")[2])
+    return opened(client.get(reverse("games:daily_play", args=[variant])))
 
 
 def play_to_the_last_move(client: Client, game: Game) -> str:

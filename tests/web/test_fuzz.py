@@ -838,8 +838,8 @@ def test_a_deal_number_with_thousands_of_leading_zeros_is_deal_1_not_a_500(db, q
     """Found by the fuzzer: int() refuses more than 4300 digits, leading zeros included."""
     client = Client(raise_request_exception=False)
     response = client.get("/en/play/forty-thieves/" + "0" * 4300 + "1/")
-    assert response.status_code == 302
-    assert client.get(response["Location"]).context["game"].deal == "1"
+    assert response.status_code == 200
+    assert response.context["game"].deal == "1"
     assert client.get("/en/play/forty-thieves/" + "9" * 4301 + "/").status_code == 400
 
 

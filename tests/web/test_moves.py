@@ -22,6 +22,7 @@ from .conftest import (
     illegal_move,
     legal_move,
     log,
+    opened,
     post_move,
     replayed,
     start,
@@ -243,11 +244,9 @@ class TestMove:
         """A cookie whose session is gone is no session: the next game gets a new one."""
         key = client.session.session_key
         Session.objects.filter(pk=key).update(expire_date=timezone.now() - timedelta(seconds=1))
-        for response in (
-            client.get(reverse("pages:play_deal", args=["maria", "7"])),
-            client.post(reverse("games:new"), {"variant": "lucas", "deal": "3"}),
-        ):
-            assert response.status_code == 302
+        assert opened(client.get(reverse("pages:play_deal", args=["maria", "7"])))
+        response = client.post(reverse("games:new"), {"variant": "lucas", "deal": "3"})
+        assert response.status_code == 302
         assert client.session.session_key not in (None, key)
         assert Game.objects.filter(session_key=client.session.session_key).count() == 2
         assert client.get(response["Location"]).status_code == 200

@@ -1,15 +1,18 @@
 """The home page, the rules pages, starting new games and the shareable deal links."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from games import days
 from games.models import Game
 from games.rules import MAX_DEAL, VARIANTS, Move, first_position
+from games.services import daily
 
-from .conftest import board, log, post_move, start, url
+from .conftest import HTMX, board, log, opened, post_move, start, url
 
 
 class TestHome:
@@ -135,13 +138,63 @@ class TestNewGame:
         assert client.get(reverse("games:new")).status_code == 405
 
 
+#: What a page whose script runs adds to a form that opens a game (static/js/app.js).
+PAGE_HERE = {"answer": "page"}
+
+
+class TestAGameInOneRequest:
+    """A form sent by a page whose script runs is answered with the game page itself, which
+    names its own address; without the script, with a redirect to it, as before."""
+
+    def test_the_form_is_answered_with_the_new_game_s_page(self, client):
+        response = client.post(reverse("games:new"), {"variant": "lucas", **PAGE_HERE})
+        game = opened(response)
+        assert Game.objects.get() == game and game.variant == "lucas"
+        page = response.content.decode()
+        assert f'<link rel="canonical" href="{url("game", game)}">' in page
+        assert f'data-ply="{game.ply}"' in page and f'data-version="{game.version}"' in page
+        # The page is the game page a reload shows, CSRF token aside; a language chosen on it
+        # comes back to the game, not to the form's address.
+        assert f'name="next" value="{url("game", game)}"' in page
+        again = client.get(url("game", game)).content.decode()
+        # The CSRF token aside, and the signed moment each page was drawn at (games/pace.py).
+        token = re.compile(r'(csrfmiddlewaretoken" value="|X-CSRFToken": ")[^"]+|\d+:[\w-]{43}')
+        assert token.sub("", page) == token.sub("", again)
+
+    def test_a_message_for_the_new_game_is_shown_on_its_page(self, client, monkeypatch):
+        monkeypatch.setattr(daily, "graded_deals", lambda variant, grade: set())
+        form = {"variant": "streets", "grade": "hard", **PAGE_HERE}
+        response = client.post(reverse("games:new"), form)
+        game = opened(response)
+        assert "No deal of that difficulty is known yet" in response.content.decode()
+        # Said once: a reload does not say it again.
+        again = client.get(url("game", game)).content.decode()
+        assert "No deal of that difficulty is known yet" not in again
+
+    def test_a_bad_form_is_still_400_and_opens_nothing(self, client):
+        response = client.post(reverse("games:new"), {"variant": "maria", "deal": "x", **PAGE_HERE})
+        assert response.status_code == 400
+        assert "A deal number is a whole number" in response.content.decode()
+        assert not Game.objects.exists()
+
+    def test_for_htmx_the_browser_is_told_where_the_game_is(self, client):
+        form = {"variant": "lucas", **PAGE_HERE}
+        response = client.post(reverse("games:new"), form, headers=HTMX)
+        assert response["HX-Redirect"] == url("game", Game.objects.get())
+
+    def test_a_past_day_s_deal_from_the_calendar_opens_in_one_request(self, client):
+        day = days.today() - timedelta(days=3)
+        link = reverse("games:daily_play_day", args=["maria", day])
+        game = opened(client.post(link, PAGE_HERE))
+        assert client.post(link).headers["Location"] == url("game", game)  # the same game
+        assert Game.objects.get() == game
+
+
 class TestPlayDeal:
     def test_the_link_starts_a_game_of_that_deal(self, client):
-        response = client.get(reverse("pages:play_deal", args=["streets", "777"]))
-        game = Game.objects.get()
-        assert response.status_code == 302
-        assert response["Location"] == url("game", game)
+        game = opened(client.get(reverse("pages:play_deal", args=["streets", "777"])))
         assert (game.variant, game.deal) == ("streets", "777")
+        assert Game.objects.get() == game
 
     def test_following_it_again_resumes_the_untouched_game(self, client):
         link = reverse("pages:play_deal", args=["streets", "777"])

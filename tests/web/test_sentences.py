@@ -12,12 +12,11 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-from games.models import Game
 from games.rules import DEAL, first_position, get_variant, parse_card
 from games.selectors.deals import deal_grade_words, grade_words
 from games.words import card_words, fill, played_words, undone_words
 
-from .conftest import legal_move, post_move, start, url
+from .conftest import legal_move, opened, post_move, start, url
 from .test_undo_redo import undo
 
 pytestmark = pytest.mark.django_db
@@ -277,8 +276,7 @@ def test_a_grade_reads_right_on_every_page_that_shows_it(
     with translation.override(language):
         day_url = reverse("games:daily_day", args=["lucas", date(2026, 12, 2)])
         today_url = reverse("games:daily")
-    assert client.get(reverse("games:daily_play", args=["lucas"])).status_code == 302
-    game = Game.objects.get()
+    game = opened(client.get(reverse("games:daily_play", args=["lucas"])))
     post_move(client, game, legal_move(game))
     page = html.unescape(client.get(day_url).content.decode())
     assert lead.format(deal=game.deal) in page

@@ -9,7 +9,8 @@ would for people:
 
 - **The midnight rush** (--rush players arriving evenly over --rush-arrival seconds): each opens
   /daily/, then today's game of one of the ten games (/daily/<game>/, which starts it and
-  leads to its page), then plays it, a move every --think ms or so, until --rush-seconds from
+  answers with its page; a server that redirects to it instead costs a request more), then
+  plays it, a move every --think ms or so, until --rush-seconds from
   the first arrival. A refusal (429 or 503) on the way in is tried again after its Retry-After,
   as a person tapping again would. Printed: each kind of request's count, p50, p95 and p99;
   the answers by status; requests with no answer (a broken connection, or none in 30 s); moves

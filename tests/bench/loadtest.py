@@ -27,10 +27,12 @@ What it does (through the cluster, ``--cluster``: steps 1, 2 and 5 are left out,
    between two slices of play they wait before their next request, and the trivial view's
    slice begins once their requests under way are answered.
    A player opens the home page (session and CSRF cookies), starts a game (POST /new/, one of
-   the ten games, a deal of its own), opens it, then plays legal moves read off the board it
-   last saw (the legal moves the table lists, ``data-legal``, and the stock's deal button) as
-   htmx POSTs, with an undo about every 10 moves and a fresh load of the game page ("resume")
-   about every 25; a finished or stuck game, or one 100 moves long, is followed by a new one.
+   the ten games, a deal of its own, sent as a page whose script runs sends it: answered with
+   the game page itself; a server that redirects instead costs a request more), then plays
+   legal moves read off the board it last saw (the legal moves the table lists,
+   ``data-legal``, and the stock's deal button) as htmx POSTs, with an undo about every 10
+   moves and a fresh load of the game page ("resume") about every 25; a finished or stuck
+   game, or one 100 moves long, is followed by a new one.
 5. Stops the server (SIGTERM, then waits) and prints the report.
 
 Reading the figures:

@@ -13,6 +13,8 @@ from django.core.cache import cache
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
+from games.models import Game
+
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_FLAGS = [
     "--headless",
@@ -210,6 +212,17 @@ def screenshots(screenshot):
 BOARD = "#board"
 #: The board's ply and version, which every action sends.
 STATE = "#table-state"
+
+
+#: A game's own address, which its page puts in the address bar once its script runs (the page
+#: may be the answer to the form or the link that opened the game: docs/architecture.md).
+GAME_ADDRESS = re.compile(r"/g/([^/?#]+)/$")
+
+
+def shown_game(page):
+    """The game the page shows, once the address bar holds the game's own address."""
+    expect(page).to_have_url(GAME_ADDRESS)
+    return Game.objects.get(public_id=GAME_ADDRESS.search(page.url)[1])
 
 
 def open_deal(page, live_server, variant: str = "forty-thieves", deal: int = 1):

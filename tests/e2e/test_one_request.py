@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from games.models import Game
 
-from .conftest import BOARD
+from .conftest import BOARD, shown_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,9 +28,9 @@ def documents(page) -> list[str]:
 
 
 def the_game(page) -> Game:
-    """The game the page shows, by the address in its address bar."""
-    game = Game.objects.get()
-    assert page.url.endswith(reverse("games:game", args=[game.public_id]))
+    """The game the page shows, by the address in its address bar: the only game there is."""
+    game = shown_game(page)
+    assert Game.objects.get() == game
     expect(page.locator(BOARD)).to_have_attribute(
         "data-game-url", reverse("games:game", args=[game.public_id])
     )

@@ -10,7 +10,7 @@ from games.models import Game
 from games.rules import Move
 from tests.web import services_support as services
 
-from .conftest import SCREENSHOTS, TALL_PHONE, _close, _new_page
+from .conftest import SCREENSHOTS, TALL_PHONE, _close, _new_page, shown_game
 from .test_low_vision import UNREADABLE
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_replay_steps_and_plays_with_the_address_naming_the_ply(page, live_server):
     page.goto(live_server.url)
     page.get_by_role("button", name="New game").first.click()
-    game = Game.objects.get(public_id=page.url.rstrip("/").split("/")[-1])
+    game = shown_game(page)
     dealt = game.ply  # the aces the deal sent home by themselves
     for n in range(dealt, dealt + 4):
         services.play(game, n, Move.parse("deal"), autoplay=False)
@@ -48,7 +48,7 @@ def test_a_shared_game_opens_at_the_deal_and_plays_to_its_end(page, live_server)
     keys and Play."""
     page.goto(live_server.url)
     page.get_by_role("button", name="New game").first.click()
-    game = Game.objects.get(public_id=page.url.rstrip("/").split("/")[-1])
+    game = shown_game(page)
     for n in range(game.ply, game.ply + 3):
         services.play(game, n, Move.parse("deal"), autoplay=False)
     page.reload()
@@ -83,7 +83,7 @@ def test_a_replay_on_a_phone_shows_each_covered_cards_rank_and_suit(browser, liv
     try:
         page.goto(live_server.url)
         page.locator("form:has(input[value=lucas])").get_by_role("button", name="New game").click()
-        game = Game.objects.get(public_id=page.url.rstrip("/").split("/")[-1])
+        game = shown_game(page)
         page.goto(f"{live_server.url}/g/{game.public_id}/replay/0/")
         expect(page.locator("#replay")).to_have_attribute("data-ply", "0")
         page.screenshot(path=str(SCREENSHOTS / "replay-lucas-390x844.png"))

@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import STATE, card, layout, open_deal, pile, ply
+from .conftest import BOARD, STATE, card, layout, open_deal, pile, ply
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -14,7 +14,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_a_move_is_a_link_then_a_form(nojs_page, live_server, screenshots):
     page = nojs_page
     open_deal(page, live_server)
-    game_url = page.url
+    # Without the page's script the link's address stays in the address bar (a reload opens
+    # the same untouched game); an action's redirect then lands on the game's own address.
+    game_url = live_server.url + page.locator(BOARD).get_attribute("data-game-url")
     before = layout(page)
     expect(page.locator("#keys-help")).to_be_hidden()
 
@@ -50,7 +52,9 @@ def test_an_illegal_put_down_without_javascript_changes_nothing(
 def test_giving_up_asks_first_without_javascript(nojs_page, live_server, screenshots):
     page = nojs_page
     open_deal(page, live_server)
-    game_url = page.url
+    # Without the page's script the link's address stays in the address bar (a reload opens
+    # the same untouched game); an action's redirect then lands on the game's own address.
+    game_url = live_server.url + page.locator(BOARD).get_attribute("data-game-url")
     page.locator("#give-up").click()
     expect(page.locator("h1")).to_have_text("Give up this game?")
     screenshots(page, "nojs-give-up-asks")

@@ -23,9 +23,11 @@ from games.selectors.leaderboards import TOP, leaderboard, ranked_games
 from games.services import daily, play
 from games.services.graded import graded_deals
 from solitaire import clock as site_clock
+from solitaire import frames
 from solitaire.accounts.models import Preferences
 
 from .conftest import WON_RECORD, opened, won_record
+from .test_frames import LANGUAGES, drawn
 
 #: A Wednesday.
 WEDNESDAY = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
@@ -151,6 +153,29 @@ class TestTheDailyPage:
         for variant in ("maria", "streets", "indian"):
             play_today(client, variant)
         assert queries() == one
+
+    def test_drawn_afresh_or_from_memory_it_is_the_same_for_each_player_and_day(
+        self, client, clock
+    ):
+        """Its head and each row's links and difficulty are kept per language and day
+        (solitaire/frames.py); the streak and the results are each player's own."""
+        win(play_today(client, "lucas"), 90, 60_000)
+        play_today(client, "maria")  # in progress
+        given_up = play_today(client, "streets")
+        Game.objects.filter(pk=given_up.pk).update(status=Game.Status.GIVEN_UP)
+        stranger = Client()
+        frames.forget()
+        for moment in (WEDNESDAY, WEDNESDAY + timedelta(days=1), WEDNESDAY + timedelta(days=4)):
+            clock.moment = moment
+            for lang in LANGUAGES:
+                for player in (client, stranger):
+                    player.post(reverse("set_language"), {"language": lang, "next": "/"})
+                    fresh, first, kept = (
+                        drawn(player, "/daily/", lang, kept=kept) for kept in (False, True, True)
+                    )
+                    assert fresh == first == kept, (moment, lang, player is client)
+                    if player is client and moment == WEDNESDAY:
+                        assert fresh.count('class="result"><a href="/g/') == 1
 
     def test_the_calendar_marks_the_days_won(self, client, clock):
         clock.moment = WEDNESDAY - timedelta(days=1)

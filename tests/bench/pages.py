@@ -11,7 +11,10 @@ turn in the five languages, with Django's test Client; the two sides take their 
 turn, the order swapped at each step, so that the machine's drift falls on both. Printed for
 each kind: the median CPU time of the request thread (ms) on both sides, and their ratio.
 
-The kinds: the home page, a new game (the form's POST, answered with a redirect), the game
+The kinds: the home page, a new game (the form's POST, answered with a redirect), a game
+opened as a page whose script runs opens it (the form's POST, and today's deal's link
+``/daily/lucas/``, resumed: the answer, plus the game page when the answer is a redirect to
+it, so that a version answering in one request and one answering in two compare), the game
 page, its board alone (as htmx asks after a reload), the catch-up's question while nothing
 changed, the daily page, a day's leaderboard, a game's rules, a shared game's page, and the
 trivial ``/healthz/`` (what any request costs).
@@ -33,6 +36,8 @@ LANGUAGES = ["en", "fr", "nl", "pl", "vi"]
 KINDS = [
     "home",
     "new game",
+    "game opened",
+    "today's game",
     "game page",
     "board",
     "poll",
@@ -90,12 +95,25 @@ def harness(root: Path) -> None:
         assert response.status_code in (200, 204, 302), (url, response.status_code)
         return method.__self__.handler.cpu * 1000
 
+    def opened(method, url, *args) -> float:
+        """A game opened: the answer, and the page a redirect leads to (a second request)."""
+        response = method(url, *args)
+        assert response.status_code in (200, 302), (url, response.status_code)
+        spent = method.__self__.handler.cpu * 1000
+        if response.status_code == 302:
+            spent += cpu(method.__self__.get, response["Location"])
+        return spent
+
     def step(n: int) -> dict[str, float]:
         lang = LANGUAGES[n % len(LANGUAGES)]
         client.cookies["django_language"] = starter.cookies["django_language"] = lang
         return {
             "home": cpu(client.get, f"/{lang}/"),
             "new game": cpu(starter.post, "/new/", {"variant": "maria", "deal": str(n + 1)}),
+            "game opened": opened(
+                starter.post, "/new/", {"variant": "maria", "deal": str(n + 1), "answer": "page"}
+            ),
+            "today's game": opened(client.get, "/daily/lucas/"),
             "game page": cpu(client.get, urls["game page"]),
             "board": cpu(client.get, urls["board"], headers={"HX-Request": "true"}),
             "poll": cpu(client.get, urls["poll"], headers={"HX-Request": "true"}),

@@ -157,13 +157,16 @@ def test_bin_serve_runs_the_site_with_hashed_compressed_static_files(server):
 
 @pytest.mark.slow
 def test_bin_serve_deals_and_plays_a_game(server):
-    """A whole round trip through gunicorn: a new game, then its page by its address."""
+    """A whole round trip through gunicorn: a new game, answered with its page, which names
+    its own address; then its page by that address."""
     browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
-    page = browser.open(f"{server}/play/forty-thieves/1/", timeout=10)
-    assert re.search(r"/g/[^/]+/$", page.url), page.url
-    html = page.read().decode()
-    assert 'data-variant="forty-thieves"' in html
-    assert 'data-ply="0"' in html
+    opened = browser.open(f"{server}/play/forty-thieves/1/", timeout=10).read().decode()
+    address = re.search(r'<link rel="canonical" href="(/g/[^/"]+/)">', opened)
+    assert address, opened[:500]
+    for html in (opened, browser.open(f"{server}{address[1]}", timeout=10).read().decode()):
+        assert 'data-variant="forty-thieves"' in html
+        assert 'data-ply="0"' in html
+        assert f'data-game-url="{address[1]}"' in html
 
 
 @pytest.mark.slow

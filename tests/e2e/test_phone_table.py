@@ -5,6 +5,7 @@ its cards cover at least 1.5 times the share of the table they covered before th
 text on the table reads at 4.5:1 or better in light and dark, on every table colour."""
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from playwright.sync_api import expect
 
@@ -14,6 +15,8 @@ from .conftest import BOARD, _close, _new_page, _quiet, card, legal_picks, open_
 from .table_figures import SIZES, covering, figures, is_phone
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+LANGUAGES = [code for code, _name in settings.LANGUAGES]
 
 #: The share of the table the cards covered at the start of deal 1, before the phone table
 #: (tests/bench/phone_table.py on the commit before it).
@@ -331,3 +334,35 @@ def test_a_refused_move_is_an_answer_the_page_expects_not_a_console_error(screen
     finally:
         page.remove_listener("console", note)
     assert errors == []
+
+
+#: Each counter (its label and figure) the toolbar covers, or that runs past the table's edge.
+COUNTERS_HIDDEN = """() => {
+    const tools = [...document.querySelectorAll('.play-area .controls :is(.button, summary)')]
+        .map(t => t.getBoundingClientRect()).filter(r => r.width && r.height);
+    const edge = document.querySelector('.play-area .board').getBoundingClientRect();
+    const meets = (a, b) =>
+        a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    return [...document.querySelectorAll('.play-area .game-info > div')].filter(counter => {
+        const box = counter.getBoundingClientRect();
+        return !box.width || box.right > edge.right + 0.5 || box.left < edge.left - 0.5
+            || tools.some(tool => meets(box, tool));
+    }).map(counter => counter.innerText.trim().replace(/\\s+/g, ' '));
+}"""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_sideways_every_counter_is_in_sight_beside_the_toolbar_in_every_language(
+    browser, live_server, transactional_db, language
+):
+    context, page = _new_page(browser, SIZES["844x390"], has_touch=True, is_mobile=True)
+    context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
+    try:
+        # Little Forty has the most counters: moves, time, the deal and the redeals left.
+        open_deal(page, live_server, "little-forty", 45)
+        expect(page.locator(".play-area .game-info [data-redeals]")).to_be_visible()
+        assert page.evaluate(COUNTERS_HIDDEN) == []
+    finally:
+        _close(context, page)

@@ -176,7 +176,8 @@ def limited(name: str, key_of, methods: tuple[str, ...]):
 
 
 #: Threads of this process that serve requests: gunicorn's post_worker_init sets it to its
-#: worker's (solitaire/gunicorn.conf.py, WEB_THREADS).
+#: worker's (solitaire/gunicorn.conf.py, WEB_THREADS); Granian's workers, measured beside it,
+#: through solitaire.wsgi.granian_worker.
 threads = 1
 #: Threads of a process that never hold a refusal back: a player's request always has one.
 FREE_THREADS = 2

@@ -1,12 +1,13 @@
 """Two web servers side by side, under the same players in turns: run it as
 `.venv/bin/python tests/bench/servers.py [--before gunicorn] [--now granian] [--players 50]
-[--think MS] [--seconds 60] [--slices 12]`.
+[--think MS] [--seconds 60] [--slices 12] [--balancer]`.
 
 ``--before`` and ``--now`` each name a server (``WEB_SERVER``, which bin/web reads: gunicorn
 or granian) and, after commas, settings of its environment: ``gunicorn,WEB_THREADS=4``.
 Each server is started as
 tests/bench/loadtest.py starts one (``bin/serve``: the release, the supervisor, the task
-workers; PostgreSQL and Redis on this machine; no access log), each with a database of its
+workers; PostgreSQL and Redis on this machine; no access log; with ``--balancer``, HAProxy in
+front as ``make serve`` runs it), each with a database of its
 own (``solitaire_servers_before``, ``solitaire_servers_now``, made afresh). Two crowds of the
 same players (the same seeds: the same games, the same moves, as far as each server's
 answers allow) play, one against each server, in turns: a slice against one while the other
@@ -45,9 +46,17 @@ from loadtest import (
 class NamedServer(Server):
     """loadtest.py's server, run by ``WEB_SERVER`` on a database of its own."""
 
-    def __init__(self, spec: str, database: str, folder: Path, threads: int | None) -> None:
+    def __init__(
+        self, spec: str, database: str, folder: Path, threads: int | None, balancer: bool
+    ) -> None:
         workers = int(os.environ.get("WEB_CONCURRENCY") or os.cpu_count() or 1)
         super().__init__(free_port(), workers, threads, folder)
+        if balancer:
+            # As `make serve` runs it: HAProxy on the port the players use, the server behind.
+            self.env |= {
+                "BALANCER_BIND": f"127.0.0.1:{self.port}",
+                "BIND": f"127.0.0.1:{free_port()}",
+            }
         server, *settings = spec.split(",")
         self.name = spec
         self.database = database
@@ -126,6 +135,11 @@ def main() -> int:
     parser.add_argument("--slices", type=int, default=12, help="pairs of slices (12)")
     parser.add_argument("--threads", type=int, help="threads per worker (the default, 8)")
     parser.add_argument("--seed", type=int, default=20261204)
+    parser.add_argument(
+        "--balancer",
+        action="store_true",
+        help="HAProxy in front of each server, as make serve runs it (deploy/haproxy.cfg)",
+    )
     args = parser.parse_args()
     if args.before == args.now:
         parser.error("--before and --now name the same server and settings")
@@ -135,7 +149,9 @@ def main() -> int:
             for label, name in (("before", args.before), ("now", args.now)):
                 place = Path(folder) / label
                 place.mkdir()
-                server = NamedServer(name, f"solitaire_servers_{label}", place, args.threads)
+                server = NamedServer(
+                    name, f"solitaire_servers_{label}", place, args.threads, args.balancer
+                )
                 server.start()
                 server.wait_ready()
                 servers.append(server)
@@ -143,7 +159,10 @@ def main() -> int:
         finally:
             for server in servers:
                 server.stop()
-    print(f"{args.players} players against each, {args.think:.0f} ms pauses, {args.slices} pairs")
+    print(
+        f"{args.players} players against each, {args.think:.0f} ms pauses, {args.slices} pairs"
+        + (", each server behind HAProxy" if args.balancer else "")
+    )
     for name, f in figures.items():
         print(
             f"  {name:20s} {f['requests']:7d} requests  {f['moves/s']:6.1f} moves/s  "

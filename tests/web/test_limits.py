@@ -2,6 +2,7 @@
 one email address has done a costly thing too often, and the thing allowed again once the
 window has passed. The figures are settings.LIMITS."""
 
+import gc
 import runpy
 import threading
 import time
@@ -413,6 +414,20 @@ class TestGunicorn:
         monkeypatch.setattr(limits, "threads", 8)
         config["post_worker_init"](SimpleNamespace(cfg=SimpleNamespace(threads=1)))
         assert limits.holds_at_once() == 0
+
+    def test_granian_s_workers_learn_their_threads_as_gunicorn_s_do(self, monkeypatch):
+        """The other server measured beside gunicorn (bin/web, WEB_SERVER=granian) holds
+        refusals back as gunicorn's workers do, so that both do the same work."""
+        from solitaire import wsgi
+
+        monkeypatch.setenv("WEB_THREADS", "8")
+        monkeypatch.setattr(limits, "threads", 1)
+        try:
+            assert wsgi.granian_worker() is wsgi.application
+            assert gc.get_freeze_count() > 0
+        finally:
+            gc.unfreeze()
+        assert limits.holds_at_once() == 6
 
 
 class TestLogInForms:

@@ -354,20 +354,22 @@ COUNTERS_HIDDEN = """() => {
 }"""
 
 
-#: Phones held sideways, from the smallest: the counters share a row with the toolbar.
-SIDEWAYS = {
+#: Phones held sideways, from the smallest (the counters share a row with the toolbar), and a
+#: tablet upright (the counters in two rows kept whatever they hold).
+BETWEEN = {
     "640x360": {"width": 640, "height": 360},
     "844x390": SIZES["844x390"],
     "915x412": {"width": 915, "height": 412},
+    "768x1024": {"width": 768, "height": 1024},
 }
 
 
-@pytest.mark.parametrize("size", list(SIDEWAYS))
+@pytest.mark.parametrize("size", list(BETWEEN))
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_sideways_every_counter_is_in_sight_beside_the_toolbar_in_every_language(
+def test_sideways_and_on_a_tablet_every_counter_is_in_sight_in_every_language(
     browser, live_server, transactional_db, language, size
 ):
-    context, page = _new_page(browser, SIDEWAYS[size], has_touch=True, is_mobile=True)
+    context, page = _new_page(browser, BETWEEN[size], has_touch=True, is_mobile=True)
     context.add_cookies(
         [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
     )

@@ -1037,6 +1037,11 @@ class Server:
             self.env["WEB_THREADS"] = str(threads)
         self.process: subprocess.Popen | None = None
 
+    def behind_balancer(self) -> None:
+        """As `make serve` runs it: HAProxy on the port the players use, the server behind it
+        on another port of loopback."""
+        self.env |= {"BALANCER_BIND": f"127.0.0.1:{self.port}", "BIND": f"127.0.0.1:{free_port()}"}
+
     def start(self) -> None:
         self.log = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop())
         self.process = subprocess.Popen(
@@ -1459,8 +1464,7 @@ def main() -> int:
         fresh_database()
         server = Server(port, workers, args.threads, Path(folder))
         if args.balancer:
-            # As `make serve` runs it: HAProxy on the port the players use, gunicorn behind it.
-            server.env |= {"BALANCER_BIND": f"127.0.0.1:{port}", "BIND": f"127.0.0.1:{free_port()}"}
+            server.behind_balancer()
         print(f"Starting bin/serve on 127.0.0.1:{port} with {workers} workers...", flush=True)
         server.start()
         try:

@@ -52,11 +52,7 @@ class NamedServer(Server):
         workers = int(os.environ.get("WEB_CONCURRENCY") or os.cpu_count() or 1)
         super().__init__(free_port(), workers, threads, folder)
         if balancer:
-            # As `make serve` runs it: HAProxy on the port the players use, the server behind.
-            self.env |= {
-                "BALANCER_BIND": f"127.0.0.1:{self.port}",
-                "BIND": f"127.0.0.1:{free_port()}",
-            }
+            self.behind_balancer()
         server, *settings = spec.split(",")
         self.name = spec
         self.database = database

@@ -312,6 +312,33 @@ def test_in_dark_mode_every_toolbar_button_reads_clearly(laptop_page, live_serve
         assert contrast(colour, background) >= 4.5, (name, colour, background)
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_finish_stands_out_on_every_table_colour(laptop_page, live_server, scheme):
+    """Finish is the button a player has won: it must not take the table's own colour."""
+    from .test_hints import open_near_win
+
+    page = laptop_page
+    page.emulate_media(color_scheme=scheme)
+    open_near_win(page, live_server, moves_left=5)
+    finish = page.locator("#finish-win")
+    expect(finish).to_be_visible()
+    for table in ["", "blue", "wine"]:
+        colours = page.evaluate(
+            """table => {
+                if (table) document.documentElement.dataset.table = table;
+                else delete document.documentElement.dataset.table;
+                const button = getComputedStyle(document.getElementById('finish-win'));
+                const board = getComputedStyle(document.querySelector('.board'));
+                return [button.backgroundColor, button.color, board.backgroundColor];
+            }""",
+            table,
+        )
+        background, text, felt = colours
+        # WCAG 1.4.11: a control stands at least 3:1 against what is around it.
+        assert contrast(background, felt) >= 3, (table or "green", colours)
+        assert contrast(text, background) >= 4.5, (table or "green", colours)
+
+
 def open_site_menu(page) -> None:
     """Open the site's menu where the game page folds its header into one (a phone)."""
     menu = page.locator("#site-menu > summary")

@@ -54,9 +54,11 @@ class ClientMistakes(logging.Filter):
 def first_refusal(record: logging.LogRecord) -> bool:
     """Whether ``record`` (a 429) is its address's first in ``REFUSALS_LOGGED_EVERY`` seconds."""
     # Imported here: the logging set-up loads this module before the apps and their views.
+    from django.http import HttpRequest
+
     from solitaire.limits import client_key
 
     request = getattr(record, "request", None)
-    if request is None:
+    if not isinstance(request, HttpRequest):  # none, or the development server's socket
         return True
     return cache.add(f"log-429:{client_key(request)}", 1, REFUSALS_LOGGED_EVERY)

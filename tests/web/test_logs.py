@@ -4,6 +4,7 @@ not."""
 
 import io
 import logging
+import socket
 
 import pytest
 from django.conf import settings as django_settings
@@ -202,3 +203,15 @@ class TestRefusals:
         Client().post(LOGIN, {"username": "x"}, REMOTE_ADDR="192.0.2.6")
         refused = [line for line in console() if "Too Many Requests" in line]
         assert len(refused) == 2  # another address has its own line
+
+    def test_the_development_servers_line_of_a_429_is_written_as_it_is(self, console, capsys):
+        """``make run``'s server logs each answer on ``django.server`` with its socket as the
+        record's ``request``: a 429 there is one line, not a logging error."""
+        with socket.socket() as connection:
+            logging.getLogger("django.server").warning(
+                '"POST /g/1/move/ HTTP/1.1" 429 63',
+                extra={"request": connection, "status_code": 429, "server_time": "now"},
+            )
+        lines = console()
+        assert len(lines) == 1 and " WARNING django.server " in lines[0], lines
+        assert "Logging error" not in capsys.readouterr().err

@@ -4,7 +4,7 @@ calibration, no query)."""
 from django import template
 
 from ..models import GradedDeal
-from ..rules.solver.grading import GRADES, sample_wins, shares
+from ..rules.solver.grading import GRADES, sample_size, sample_wins, shares
 
 register = template.Library()
 
@@ -18,3 +18,11 @@ def grade_shares(variant: str) -> list[tuple[str, int]]:
         return []
     parts = shares(wins)
     return [(str(GradedDeal.Grade(grade).label), round(100 * parts[grade])) for grade in GRADES]
+
+
+@register.simple_tag
+def sample_figures(variant: str) -> dict[str, int] | None:
+    """How many deals of the calibration sample the solver tried and won, for a game this
+    site's own solver has no figures of yet; None when the game has no calibration."""
+    tried = sample_size(variant)
+    return {"tried": tried, "won": len(sample_wins(variant))} if tried else None

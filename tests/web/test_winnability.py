@@ -10,6 +10,7 @@ from games import tasks
 from games.models import DealSearch
 from games.rules import VARIANTS, Move, first_position
 from games.rules.solver import LOST, UNKNOWN, WON, SolveResult
+from games.rules.solver.grading import sample_size, sample_wins
 from games.selectors import deals
 from games.services import winnability
 
@@ -58,7 +59,14 @@ def test_the_figures_are_per_budget_the_most_searched_first(db):
 
 def test_the_rules_page_says_how_winnable_the_game_is(client):
     page = client.get(reverse("pages:rules", args=["maria"])).content.decode()
-    assert "the solver has not tried any deal of this game yet" in page
+    # Before this site's solver has tried a deal, the line gives the calibration sample's
+    # figures, which the deals' difficulties below it are shares of: never "not tried" above
+    # figures of what it won.
+    tried, won = sample_size("maria"), len(sample_wins("maria"))
+    assert 0 < won < tried
+    assert f"the solver won {won} of the {tried} deals it tried in its sample" in page
+    assert "Deals by difficulty, of the deals the solver won" in page
+    assert "has not tried any deal" not in page
     for deal, status in enumerate([WON, WON, LOST], 1):
         winnability.record_search("maria", deal, 10, answer(status))
     page = client.get(reverse("pages:rules", args=["maria"])).content.decode()
@@ -66,7 +74,8 @@ def test_the_rules_page_says_how_winnable_the_game_is(client):
     assert reverse("pages:winnability", args=["maria"]) in page
     # Another game's figures are its own.
     other = client.get(reverse("pages:rules", args=["lucas"])).content.decode()
-    assert "the solver has not tried any deal of this game yet" in other
+    assert "of 3 deals" not in other
+    assert "deals it tried in its sample" in other
 
 
 def test_the_games_page_gives_every_budget_and_the_deals_proved_lost(client):

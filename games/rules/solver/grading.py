@@ -113,6 +113,11 @@ def sample_wins(variant_id: str) -> tuple[tuple[int, str], ...]:
     )
 
 
+def sample_size(variant_id: str) -> int:
+    """How many deals of a game the calibration sample holds, won or not."""
+    return len(calibration()["games"].get(variant_id, {}).get("sample", []))
+
+
 def shares(grades: list[str]) -> dict[str, float]:
     """The share of each grade among ``grades``."""
     total = len(grades) or 1

@@ -61,6 +61,12 @@ def test_a_hint_is_highlighted_then_out_of_date_and_a_win_is_finished(
     expect(page.locator(STATE)).not_to_have_attribute("data-version", version)
     expect(board.locator(".hint-source, .hint-target")).to_have_count(0)
     expect(assist.locator("[data-stale-note]")).to_be_visible()
+    # Out of date, it says only that (the old answer no longer takes the table's room), and
+    # its cross puts it away.
+    expect(assist.locator("[data-answer]")).to_be_hidden()
+    assist.get_by_role("button", name="Close this answer").click()
+    expect(assist.locator(".assist-answer")).to_have_count(0)
+    expect(assist).to_be_hidden()
     page.locator("#redo").click()
     expect(board).not_to_have_attribute("data-status", "won")
 

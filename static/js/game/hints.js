@@ -6,8 +6,8 @@
    data-version), the source card gets the class "hint-source" and the target pile
    "hint-target"; once the board has changed, the answer says it is out of date instead and
    nothing is highlighted. The move is shown, never played. A search refused for now (429,
-   with Retry-After) is an answer too: its sentence goes in #assist. No state: the answer and
-   the board say it all. */
+   with Retry-After) is an answer too: its sentence goes in #assist. Its cross puts it away. No
+   state: the answer and the board say it all. */
 
 import { board, tableState } from "./page.js";
 
@@ -61,4 +61,16 @@ export function requestEnded(detail) {
   if (!detail.successful || !form.matches || !form.matches("[data-finish]")) return;
   const region = document.getElementById("assist");
   if (region) region.textContent = "";
+}
+
+/** The answer's cross puts it away, and what it marked on the board with it. */
+export function listen() {
+  document.addEventListener("click", (event) => {
+    const close = event.target.closest && event.target.closest("[data-assist-close]");
+    if (!close) return;
+    const region = document.getElementById("assist");
+    if (region) region.textContent = "";
+    const b = board();
+    if (b) clear(b);
+  });
 }

@@ -23,6 +23,7 @@ click.listen();
 drag.listen();
 keys.listen();
 catchup.listen();
+hints.listen();
 clock.listen();
 motion.listen();
 network.listen();

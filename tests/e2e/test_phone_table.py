@@ -382,3 +382,41 @@ def test_sideways_and_on_a_tablet_every_counter_is_in_sight_in_every_language(
         assert width[0] <= width[1], f"the page is {width[0]} px wide in {width[1]}"
     finally:
         _close(context, page)
+
+
+def test_on_a_phone_the_words_keep_a_margin_and_the_menu_leaves_the_cards_when_scrolled(
+    phone_page, live_server
+):
+    page = phone_page
+    open_deal(page, live_server, "little-forty", 3)
+    page.wait_for_load_state()
+    words = page.evaluate(
+        """() => ['.play-area .game-header h1', '.game-links label', '.game-links a']
+            .map(s => [s, document.querySelector(s).getBoundingClientRect().left])"""
+    )
+    for selector, left in words:
+        assert left >= 6, f"{selector} touches the screen's edge ({left} px)"
+    menu = page.locator("#site-menu > summary")
+    expect(menu).to_be_visible()
+    # Scrolled down to the links below the table, the menu no longer lies over any card.
+    page.evaluate("document.querySelector('main').scrollTo(0, document.body.scrollHeight)")
+    page.wait_for_timeout(200)
+    over = page.evaluate(
+        """() => {
+            const m = document.querySelector('#site-menu > summary').getBoundingClientRect();
+            const seen = getComputedStyle(document.querySelector('#site-menu > summary'))
+                .visibility === 'visible' && m.bottom > 0;
+            if (!seen) return [];
+            return Array.from(document.querySelectorAll('#board .card'), c => {
+                const r = c.getBoundingClientRect();
+                return r.left < m.right && m.left < r.right && r.top < m.bottom && m.top < r.bottom
+                    ? c.dataset.card || 'a card' : null;
+            }).filter(Boolean);
+        }"""
+    )
+    assert over == [], f"the menu lies over {over}"
+    # Back at the top, it is there again.
+    page.evaluate("document.querySelector('main').scrollTo(0, 0)")
+    expect(menu).to_be_in_viewport()
+    menu.click()
+    expect(page.locator(".site-menu-items")).to_be_visible()

@@ -4,6 +4,8 @@ its cards cover at least 1.5 times the share of the table they covered before th
 (measured with tests/bench/phone_table.py), no answer or announcement covers a card, and every
 text on the table reads at 4.5:1 or better in light and dark, on every table colour."""
 
+import re
+
 import pytest
 from django.conf import settings
 from django.core.cache import cache
@@ -420,3 +422,44 @@ def test_on_a_phone_the_words_keep_a_margin_and_the_menu_leaves_the_cards_when_s
     expect(menu).to_be_in_viewport()
     menu.click()
     expect(page.locator(".site-menu-items")).to_be_visible()
+
+
+def test_a_phone_says_what_a_finger_does_and_what_one_tap_plays(browser, live_server):
+    context, page = _new_page(browser, {"width": 390, "height": 844}, True, has_touch=True)
+    try:
+        open_deal(page, live_server, "forty-thieves", 3)
+        page.wait_for_load_state()
+        help = page.locator(".touch-help")
+        expect(page.locator("#keys-help")).to_be_hidden()
+        expect(help).to_be_visible()
+        expect(help).to_contain_text("drag cards onto a pile")
+        expect(help.locator(".one-tap-help")).to_be_visible()
+        expect(help.locator(".one-tap-help")).to_contain_text("plays it at one tap")
+        expect(help.get_by_role("link", name="Looks")).to_have_attribute(
+            "href", re.compile(r"/looks/")
+        )
+        # One tap turned off on the Looks page: the page no longer says it plays.
+        context.add_cookies(
+            [{"name": "looks", "value": "tap=off", "domain": "localhost", "path": "/"}]
+        )
+        page.reload()
+        expect(help).to_be_visible()
+        expect(help.locator(".one-tap-help")).to_be_hidden()
+    finally:
+        _close(context, page)
+
+
+def test_a_mouse_is_told_of_one_tap_only_when_it_is_on_for_a_mouse(laptop_page, live_server):
+    page = laptop_page
+    open_deal(page, live_server, "forty-thieves", 3)
+    page.wait_for_load_state()
+    expect(page.locator(".touch-help")).to_be_hidden()
+    page.locator("#keys-help > summary").click()
+    said = page.locator("#keys-help .one-tap-help")
+    expect(said).to_be_hidden()  # by default a click picks a card up
+    page.context.add_cookies(
+        [{"name": "looks", "value": "tap=on", "domain": "localhost", "path": "/"}]
+    )
+    page.reload()
+    page.locator("#keys-help > summary").click()
+    expect(said).to_be_visible()

@@ -50,8 +50,12 @@ class TestMyGames:
         playing = html[html.index("In progress") : html.index("Recently finished")]
         assert playing.index(url("game", newer)) < playing.index(url("game", older))
         assert "Resume Indian, deal 12" in playing and "Resume Lucas, deal 34" in playing
-        assert f"{older.player_moves} moves" in playing and "0 moves" in playing
+        assert f"{older.player_moves} moves" in playing
         assert "played 3\xa0hours ago" in playing
+        # The newer game was dealt and opened, no move made: it says so, not "0 moves, played".
+        newer_line = playing[playing.index(url("game", newer)) : playing.index(url("game", older))]
+        assert "no move yet, opened" in newer_line
+        assert "0 moves" not in playing and "played" not in newer_line
 
     def test_finished_games_are_listed_apart_with_their_outcome(self, client):
         game = start(client, "indian", 12)

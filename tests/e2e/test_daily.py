@@ -118,13 +118,13 @@ def test_two_players_rank_and_a_shared_game_replays_logged_out(
         guest.goto(link)
         expect(guest.locator(".moves-hidden")).to_have_count(0)
         # It opens at the deal, ready to play; Last and First step to either end.
-        expect(guest.locator(".replay-at")).to_contain_text("Move 0 of")
+        expect(guest.locator(".replay-at")).to_contain_text("Step 0 of")
         guest.get_by_role("link", name="Last").click()
-        expect(guest.locator(".replay-at")).to_contain_text(f"Move {ann_game.ply} of")
+        expect(guest.locator(".replay-at")).to_contain_text(f"Step {ann_game.ply} of")
         guest.get_by_role("link", name="First").click()
-        expect(guest.locator(".replay-at")).to_contain_text("Move 0 of")
+        expect(guest.locator(".replay-at")).to_contain_text("Step 0 of")
         guest.get_by_role("link", name="Forward").click()
-        expect(guest.locator(".replay-at")).to_contain_text("Move 1 of")
+        expect(guest.locator(".replay-at")).to_contain_text("Step 1 of")
         screenshot(guest, "shared-game-en")
         image = guest.request.get(f"{link}board.png")
         assert image.ok and image.headers["content-type"] == "image/png"

@@ -57,7 +57,7 @@ class TestReplay:
         assert response.status_code == 200
         html = response.content.decode()
         assert cards_drawn(html) == cards_expected(won, ply)
-        assert f"Move {ply} of {won.ply}" in html
+        assert f"Step {ply} of {won.ply}" in html
 
     def test_the_last_ply_shows_the_won_game(self, client, won):
         html = client.get(at(won, won.ply)).content.decode()
@@ -94,7 +94,7 @@ class TestReplay:
 
     def test_says_the_move_shown(self, client, won):
         html = client.get(at(won, 1)).content.decode()
-        assert re.search(r"Move 1 of \d+: \S", html)
+        assert re.search(r"Step 1 of \d+: \S", html)
 
     def test_someone_elses_game_is_not_found(self, won, other_client):
         assert other_client.get(at(won, 0)).status_code == 404

@@ -81,17 +81,17 @@ class TestTheSharedPage:
         _game, path = shared
         stranger = Client()
         first = stranger.get(f"{path}0/").content.decode()
-        assert "Move 0 of 1" in first and f'href="{path}1/"' in first
+        assert "Step 0 of 1" in first and f'href="{path}1/"' in first
         htmx = stranger.get(f"{path}1/", headers={"HX-Request": "true"}).content.decode()
-        assert "Move 1 of 1" in htmx and "<html" not in htmx
+        assert "Step 1 of 1" in htmx and "<html" not in htmx
 
     def test_it_opens_at_the_deal_ready_to_play_and_a_ply_past_the_end_shows_the_end(self, shared):
         _game, path = shared
         stranger = Client()
         opened = stranger.get(path).content.decode()
-        assert "Move 0 of 1" in opened and f'href="{path}1/"' in opened
+        assert "Step 0 of 1" in opened and f'href="{path}1/"' in opened
         assert "data-replay" in opened and "data-play" in opened
-        assert "Move 1 of 1" in stranger.get(f"{path}9/").content.decode()
+        assert "Step 1 of 1" in stranger.get(f"{path}9/").content.decode()
 
     def test_play_this_deal_starts_a_new_game_for_whoever_opens_it(self, shared):
         game, _path = shared
@@ -229,7 +229,7 @@ class TestLanguages:
         stranger.cookies[settings.LANGUAGE_COOKIE_NAME] = language
         page = stranger.get(path).content.decode()
         assert f'lang="{language}"' in page
-        for english in ("A shared game", "so far", "Play this deal", "Move 1 of"):
+        for english in ("A shared game", "so far", "Play this deal", "Step 1 of"):
             assert english not in page, english
 
     @pytest.mark.parametrize("language", ["en", "fr", "nl", "pl", "vi"])

@@ -144,7 +144,7 @@ def test_a_move_shows_at_once_on_the_page_and_in_the_image(client):
     game.refresh_from_db()
     now = page(Client(), path)
     assert now != before and now == page(Client(), path, kept=False)
-    assert f"Move 0 of {game.ply}" in now and f"{game.player_moves} moves so far" in now
+    assert f"Step 0 of {game.ply}" in now and f"{game.player_moves} moves so far" in now
     assert image(path) == board_png(game.position(), *image_words(game))
 
 

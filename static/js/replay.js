@@ -2,7 +2,8 @@
    is the "Forward" link, which htmx follows: it swaps in the next move's board (#replay) and
    pushes that move's address, so the address always names the move shown. Without this
    script the First, Back, Forward and Last links work as plain page loads; with it the arrow
-   keys (and Home and End) step too. */
+   keys (and Home and End) step too. On a shared game's page its owner's "Copy" puts the
+   link on the clipboard (hidden without this script, which alone can copy). */
 (function () {
   "use strict";
 
@@ -42,7 +43,22 @@
     button.textContent = on ? button.dataset.textPause : button.dataset.textPlay;
   }
 
+  function offerCopy() {
+    const button = document.querySelector("[data-copy]");
+    const said = document.querySelector("[data-copy-said]");
+    if (!button || !said || !navigator.clipboard) return;
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      const field = document.querySelector(button.dataset.copy);
+      field.select();
+      navigator.clipboard.writeText(field.value).then(function () {
+        said.textContent = said.dataset.copied;
+      });
+    });
+  }
+
   function init() {
+    offerCopy();
     const box = controls();
     if (!box) return;
     box.hidden = false;

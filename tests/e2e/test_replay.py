@@ -91,3 +91,28 @@ def test_a_replay_on_a_phone_shows_each_covered_cards_rank_and_suit(browser, liv
         assert not unreadable, f"corners too small or hidden: {unreadable}"
     finally:
         _close(context, page)
+
+
+def test_the_owner_of_a_shared_game_copies_its_link_from_a_field_that_shows_it(
+    browser, live_server
+):
+    context, page = _new_page(browser, {"width": 1280, "height": 800})
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    try:
+        page.goto(live_server.url)
+        page.get_by_role("button", name="New game").first.click()
+        game = shown_game(page)
+        services.play(game, game.ply, Move.parse("deal"), autoplay=False)
+        page.reload()
+        page.locator("form.share-game button").evaluate("button => button.click()")
+        expect(page).to_have_url(re.compile(r"/s/[^/]+/$"))
+        field = page.get_by_label("Your link")
+        expect(field).to_have_value(page.url)
+        # The whole link is in sight, not cut to a stub.
+        sizes = field.evaluate("f => [f.scrollWidth, f.clientWidth]")
+        assert sizes[0] <= sizes[1], f"the link is cut off: {sizes}"
+        page.get_by_role("button", name="Copy").click()
+        expect(page.get_by_role("status").filter(has_text="Link copied.")).to_be_visible()
+        assert page.evaluate("navigator.clipboard.readText()") == page.url
+    finally:
+        _close(context, page)

@@ -136,3 +136,20 @@ def test_the_looks_page_works_without_javascript(nojs_page, live_server):
     choose(page, table="blue", theme="dark")
     expect(page.locator(BOARD)).to_be_visible()
     assert looks(page)["table"] == "blue" and looks(page)["theme"] == "dark"
+
+
+def test_every_swatch_on_the_looks_page_shows_its_choice(page, live_server):
+    """A swatch beside a choice shows what it chooses; a choice with nothing to show has none,
+    never an empty box."""
+    page.goto(f"{live_server.url}/account/looks/")
+    shown = page.locator(".swatch:visible").evaluate_all(
+        """es => es.map(e => { const s = getComputedStyle(e);
+            return [e.className, s.backgroundImage, s.backgroundColor]; })"""
+    )
+    assert len(shown) >= 10  # the tables, the backs, the themes and the decks
+    blank = [
+        name
+        for name, image, colour in shown
+        if image == "none" and colour in ("rgba(0, 0, 0, 0)", "transparent")
+    ]
+    assert blank == [], f"empty swatches: {blank}"

@@ -47,7 +47,7 @@ SUMMARIES = {
 DETAILS = {
     "forty-thieves": [
         _("Also known as Big Forty, Le Cadran, Napoleon at St. Helena and Roosevelt at San Juan."),
-        _("The common rules exactly."),
+        _("The common rules, with no change."),
     ],
     "indian": [
         _("The bottom card of each column is dealt face down and turns up when it is uncovered."),

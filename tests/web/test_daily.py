@@ -438,3 +438,15 @@ class TestLanguages:
 
 def _owner(client: Client) -> Owner:
     return Owner(session_key=client.session.session_key)
+
+
+def test_a_days_page_says_the_game_is_in_progress_once_beside_its_resume_button(client):
+    game = play_today(client, "maria")
+    page = client.get(reverse("games:daily_day", args=["maria", days.today()])).content.decode()
+    mine = page[page.index('class="daily-mine"') :]
+    mine = mine[: mine.index("</p>")]
+    assert "Your game: in progress" in mine and "resume" not in mine
+    assert page.count("Resume your game") == 1
+    # The daily page's table, with no button beside it, still links the game.
+    listing = client.get("/daily/").content.decode()
+    assert f'<a href="{reverse("games:game", args=[game.public_id])}">in progress: resume' in listing

@@ -449,4 +449,5 @@ def test_a_days_page_says_the_game_is_in_progress_once_beside_its_resume_button(
     assert page.count("Resume your game") == 1
     # The daily page's table, with no button beside it, still links the game.
     listing = client.get("/daily/").content.decode()
-    assert f'<a href="{reverse("games:game", args=[game.public_id])}">in progress: resume' in listing
+    resume = reverse("games:game", args=[game.public_id])
+    assert f'<a href="{resume}">in progress: resume' in listing

@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from django.contrib.auth.models import User
 from django.urls import reverse
 
 from games.rules import VARIANTS, card_name
@@ -134,7 +135,18 @@ class TestGamePage:
 
     def test_a_guest_without_a_session_sees_no_game(self, client, game):
         fresh = type(client)()
-        assert fresh.get(url("game", game)).status_code == 404
+        response = fresh.get(url("game", game))
+        assert response.status_code == 404
+        # Logged out, the page says a game of an account shows once logged in.
+        page = response.content.decode()
+        assert "If it is a game of your account" in page
+        assert f'href="{reverse("login")}"' in page
+
+    def test_a_logged_in_player_is_not_asked_to_log_in_by_a_404(self, other_client, game):
+        User.objects.create_user("ann", password="a long enough password")
+        other_client.login(username="ann", password="a long enough password")
+        page = other_client.get(url("game", game)).content.decode()
+        assert "not yours to see" in page and "If it is a game of your account" not in page
 
 
 class TestPick:

@@ -277,6 +277,11 @@ def test_the_statistics_table_fits_a_laptop_and_scrolls_only_inside_itself_on_a_
                   document.querySelector('.table-scroll').clientWidth]"""
     )
     assert widths[0] <= widths[1], f"the page scrolls sideways: {widths}"
+    # The figures stand at least two to a row, not fifteen boxes one under the other.
+    tops = page.locator(".figures > div").evaluate_all(
+        "es => es.map(e => Math.round(e.getBoundingClientRect().top))"
+    )
+    assert len(set(tops)) <= (len(tops) + 1) // 2, f"{len(tops)} figures in {len(set(tops))} rows"
     if size == "laptop":
         assert widths[2] <= widths[3], f"the table scrolls at 1280 pixels: {widths}"
     page.screenshot(path=str(SCREENSHOTS / f"statistics-{size}.png"), full_page=True)

@@ -338,8 +338,11 @@ def restart(
     owner: Owner, public_id: str, ply: int, version: int | None, *, pace: Pace = NO_PACE
 ) -> Outcome:
     """Back to the deal's first position, after the deal's automatic moves if it had some;
-    the clock and the counters keep running."""
+    the clock keeps running, and taking the player's moves back counts as one undo (a
+    restart is no way round the undos a leaderboard shows)."""
     game = read_for_play(owner, public_id, ply, version)
+    if game.player_moves:
+        game.undo_count += 1
     dealt = []
     if game.automatic_ply:
         # The log's first moves, up to the player's first: the deal's automatic moves.

@@ -237,6 +237,11 @@ class TestRestart:
         assert game.ply == 0 and log(game) == [] and game.redo == []
         assert game.snapshot == replayed(game)
         assert game.move_count == 2
+        # Taking the moves back counts as one undo: a win after it is not one without undo.
+        assert game.undo_count == 1
+        client.post(url("restart", game), board(game), headers=HTMX)
+        game.refresh_from_db()
+        assert game.undo_count == 1  # nothing was taken back this time
 
     def test_without_javascript_restart_redirects_back(self, client, game):
         assert client.post(url("restart", game), board(game)).status_code == 302

@@ -67,7 +67,8 @@ FLIGHT = """([code, at]) => {
     const duration = flight.effect.getComputedTiming().duration;
     const starts = leaves > 0 ? frames[leaves - 1].computedOffset * duration : 0;
     const time = at === 'start' ? starts : at === 'end' ? lands - 1 : at;
-    document.getAnimations().forEach(a => { a.currentTime = time; });
+    document.getAnimations().filter(a => a.timeline === document.timeline)
+        .forEach(a => { a.currentTime = time; });
     const box = e => {
         const r = e.getBoundingClientRect();
         return [r.left, r.top, r.width, r.height];
@@ -368,7 +369,10 @@ def test_a_move_made_while_cards_move_goes_through(page, live_server):
     *_move, before = play_a_column_move(page)
     wait_until(page, ANSWER_PAUSED)
     # Held in mid-flight: the next move does not wait for it.
-    page.evaluate("document.getAnimations().forEach(a => { a.pause(); a.currentTime = 90; })")
+    page.evaluate(
+        """document.getAnimations().filter(a => a.timeline === document.timeline)
+            .forEach(a => { a.pause(); a.currentTime = 90; })"""
+    )
     after = moved_on(page, before)
     pick, target = column_move(page)
     code = layout(page)[pick][-1]

@@ -51,9 +51,10 @@ def open_record_by_keyboard(page, live_server, record: Record) -> None:
 
 
 #: The words of an element as a screen reader has them: its text without what is hidden from
-#: it (the cross that closes an answer is named, not read as "×").
+#: it (the cross that closes an answer is read by its name, not as a sign).
 WORDS = """e => { let text = e.innerText;
-    e.querySelectorAll('[aria-hidden="true"]').forEach(x => { text = text.replace(x.innerText, ''); });
+    e.querySelectorAll('[aria-hidden="true"]')
+        .forEach(x => { text = text.replace(x.innerText, ''); });
     return text.trim(); }"""
 
 

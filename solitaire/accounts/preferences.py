@@ -49,7 +49,10 @@ def restore(request: HttpRequest, user) -> None:
 class PreferencesMiddleware:
     """Put the session's time zone in force, and its language where the request has none of
     its own yet (no language cookie, no language in the URL): a second device follows the
-    first. Placed after the session and authentication middleware."""
+    first. A device with no language of its own that comes in on a page of a language (a
+    link to /pl/...) keeps that language: the game it opens there and the next pages, whose
+    addresses carry no language, are in it too. Placed after the session and authentication
+    middleware."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -57,27 +60,28 @@ class PreferencesMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         session = getattr(request, "session", None)
         if session is None or session.session_key is None:
-            return self.get_response(request)
+            session = {}
+        chosen = session.get(LANGUAGE_KEY)
+        has_cookie = settings.LANGUAGE_COOKIE_NAME in request.COOKIES
+        in_path = translation.get_language_from_path(request.path_info)
+        adopt = chosen and not has_cookie and in_path is None
+        if adopt:
+            translation.activate(chosen)
+            request.LANGUAGE_CODE = chosen
         zone = session.get(TIME_ZONE_KEY)
         if zone in TIME_ZONES:
             timezone.activate(zoneinfo.ZoneInfo(zone))
-        language = session.get(LANGUAGE_KEY)
-        adopt = (
-            language
-            and settings.LANGUAGE_COOKIE_NAME not in request.COOKIES
-            and translation.get_language_from_path(request.path_info) is None
-        )
-        if adopt:
-            translation.activate(language)
-            request.LANGUAGE_CODE = language
         try:
             response = self.get_response(request)
         finally:
             timezone.deactivate()
-        if adopt:
+        # The session's language on a device that has none; else the language the device came
+        # in on, where it has none and no choice was made.
+        keep = chosen if adopt else (in_path if not (has_cookie or chosen) else None)
+        if keep:
             response.set_cookie(
                 settings.LANGUAGE_COOKIE_NAME,
-                language,
+                keep,
                 max_age=settings.LANGUAGE_COOKIE_AGE,
                 path=settings.LANGUAGE_COOKIE_PATH,
                 domain=settings.LANGUAGE_COOKIE_DOMAIN,

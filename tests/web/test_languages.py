@@ -163,3 +163,26 @@ def test_a_pile_is_named_in_the_form_its_place_in_the_sentence_needs():
         assert pile_label("t8", "from") in said and pile_label("t4", "to") in said
     with translation.override("en"):
         assert {pile_label("t3", role) for role in ("subject", "from", "to")} == {"column 3"}
+
+
+def test_a_device_that_comes_in_on_a_languages_link_stays_in_it(client):
+    """A friend's link to /pl/... opens the game in Polish on a browser set to English; the
+    game's own address carries no language, and its moves and next pages are Polish too."""
+    english = {"Accept-Language": "en-US,en;q=0.9"}
+    opened = client.get("/pl/play/maria/12/", headers=english, follow=True)
+    assert html_lang(opened) == "pl"
+    assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "pl"
+    game = Game.objects.get()
+    answer = post_move(client, game, "deal")  # its address has no language
+    assert answer.status_code == 200
+    said = answer.content.decode()
+    assert "Dobrano z talii" in said and "Dealt" not in said
+    assert html_lang(client.get(url("game", game), headers=english)) == "pl"
+    assert html_lang(client.get(reverse("games:my_games"), headers=english)) == "pl"
+
+
+def test_a_link_in_another_language_does_not_undo_a_choice_made(client):
+    client.post("/i18n/language/", {"language": "fr", "next": "/my/"})
+    client.get("/pl/play/maria/12/", follow=True)
+    assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "fr"
+    assert html_lang(client.get(reverse("games:my_games"))) == "fr"

@@ -78,6 +78,13 @@ def test_the_rules_page_says_how_winnable_the_game_is(client):
     assert "deals it tried in its sample" in other
 
 
+def test_before_any_search_the_games_page_gives_the_sample_as_the_rules_page_does(client):
+    page = client.get(reverse("pages:winnability", args=["maria"])).content.decode()
+    tried, won = sample_size("maria"), len(sample_wins("maria"))
+    assert f"the solver won {won} of the {tried} deals it tried in its sample" in page
+    assert "has not tried any deal" not in page
+
+
 def test_the_games_page_gives_every_budget_and_the_deals_proved_lost(client):
     winnability.record_search("indian", 12, 10, answer(WON))
     winnability.record_search("indian", 34, 10, answer(LOST))

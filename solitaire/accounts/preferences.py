@@ -50,7 +50,7 @@ class PreferencesMiddleware:
     """Put the session's time zone in force, and its language where the request has none of
     its own yet (no language cookie, no language in the URL): a second device follows the
     first. A device with no language of its own that comes in on a page of a language (a
-    link to /pl/...) keeps that language: the game it opens there and the next pages, whose
+    link to /pl/... opened in the browser) keeps that language: the game it opens there and the next pages, whose
     addresses carry no language, are in it too. Placed after the session and authentication
     middleware."""
 
@@ -75,9 +75,12 @@ class PreferencesMiddleware:
             response = self.get_response(request)
         finally:
             timezone.deactivate()
-        # The session's language on a device that has none; else the language the device came
-        # in on, where it has none and no choice was made.
-        keep = chosen if adopt else (in_path if not (has_cookie or chosen) else None)
+        # The session's language on a device that has none; else the language of the page the
+        # device came in on, where it has none and no choice was made: a page the player opened
+        # (the browser's navigation), not what a service worker or a page fetches by itself
+        # (the offline page of every language, the manifest).
+        came_in = in_path if request.headers.get("Sec-Fetch-Mode") == "navigate" else None
+        keep = chosen if adopt else (came_in if not (has_cookie or chosen) else None)
         if keep:
             response.set_cookie(
                 settings.LANGUAGE_COOKIE_NAME,

@@ -90,3 +90,21 @@ def test_the_keys_are_the_letters_of_the_players_words(polish_page, live_server)
     moved_on(page, dealt)
     help_keys = page.locator("#keys-help kbd").evaluate_all("keys => keys.map(k => k.textContent)")
     assert "C" in help_keys and "U" not in help_keys
+
+
+def test_a_polish_link_opened_in_an_english_browser_plays_on_in_polish(browser, live_server):
+    """The deal's link carries its language; the game it opens has an address without one, and
+    its moves, its reload and the next pages stay Polish (the browser says English)."""
+    context, page = _new_page(browser, DESKTOP, locale="en-US")
+    try:
+        page.goto(f"{live_server.url}/pl/play/maria/12/")
+        expect(page.locator("html")).to_have_attribute("lang", "pl")
+        page.wait_for_load_state()
+        page.keyboard.press("d")
+        expect(page.locator("#announce")).to_contain_text("Dobrano z talii")
+        page.reload()
+        expect(page.locator("html")).to_have_attribute("lang", "pl")
+        page.goto(f"{live_server.url}/my/")
+        expect(page.locator("html")).to_have_attribute("lang", "pl")
+    finally:
+        _close(context, page)

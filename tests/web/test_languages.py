@@ -169,7 +169,12 @@ def test_a_device_that_comes_in_on_a_languages_link_stays_in_it(client):
     """A friend's link to /pl/... opens the game in Polish on a browser set to English; the
     game's own address carries no language, and its moves and next pages are Polish too."""
     english = {"Accept-Language": "en-US,en;q=0.9"}
-    opened = client.get("/pl/play/maria/12/", headers=english, follow=True)
+    # What a page or a service worker fetches by itself leaves the language as it is.
+    client.get("/pl/offline/", headers={**english, "Sec-Fetch-Mode": "same-origin"})
+    assert settings.LANGUAGE_COOKIE_NAME not in client.cookies
+    opened = client.get(
+        "/pl/play/maria/12/", headers={**english, "Sec-Fetch-Mode": "navigate"}, follow=True
+    )
     assert html_lang(opened) == "pl"
     assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "pl"
     game = Game.objects.get()
@@ -183,6 +188,6 @@ def test_a_device_that_comes_in_on_a_languages_link_stays_in_it(client):
 
 def test_a_link_in_another_language_does_not_undo_a_choice_made(client):
     client.post("/i18n/language/", {"language": "fr", "next": "/my/"})
-    client.get("/pl/play/maria/12/", follow=True)
+    client.get("/pl/play/maria/12/", headers={"Sec-Fetch-Mode": "navigate"}, follow=True)
     assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "fr"
     assert html_lang(client.get(reverse("games:my_games"))) == "fr"

@@ -467,3 +467,32 @@ def test_every_button_of_the_phones_menu_holds_its_words(tall_phone_page, live_s
                    .map(b => [b.textContent.trim(), b.scrollWidth, b.clientWidth])"""
     )
     assert over == [] and menu["width"] > 0
+
+
+def test_in_dark_mode_the_charts_wins_and_the_won_panels_links_read_clearly(
+    laptop_page, live_server
+):
+    from .test_hints import open_near_win
+
+    page = laptop_page
+    page.emulate_media(color_scheme="dark", reduced_motion="reduce")  # the won panel at once
+    open_near_win(page, live_server, moves_left=5)
+    page.locator("#finish-win").click()
+    panel = page.locator("#won-panel")
+    expect(panel.get_by_role("heading", name="You won!")).to_be_visible(timeout=30_000)
+    links = panel.locator("a:not(.button)").evaluate_all(
+        """es => es.map(e => [e.textContent, getComputedStyle(e).color,
+            getComputedStyle(e.closest('.outcome')).backgroundColor])"""
+    )
+    for text, colour, background in links:
+        assert contrast(colour, background) >= 4.5, (text, colour, background)
+    page.goto(f"{live_server.url}/my/statistics/")
+    won = page.evaluate(
+        """() => { const chart = document.querySelector('svg.chart');
+            const panel = getComputedStyle(chart).backgroundColor;
+            const bar = document.querySelector('.legend .key.wins');
+            const dot = document.querySelector('.chart circle.rate');
+            return [getComputedStyle(bar).backgroundColor, getComputedStyle(dot).fill, panel]; }"""
+    )
+    bar, dot, panel = won
+    assert contrast(bar, panel) >= 3 and contrast(dot, panel) >= 3, won

@@ -50,9 +50,9 @@ class PreferencesMiddleware:
     """Put the session's time zone in force, and its language where the request has none of
     its own yet (no language cookie, no language in the URL): a second device follows the
     first. A device with no language of its own that comes in on a page of a language (a
-    link to /pl/... opened in the browser) keeps that language: the game it opens there and the next pages, whose
-    addresses carry no language, are in it too. Placed after the session and authentication
-    middleware."""
+    link to /pl/... opened in the browser) keeps that language: the game it opens there and
+    the next pages, whose addresses carry no language, are in it too. Placed after the
+    session and authentication middleware."""
 
     def __init__(self, get_response):
         self.get_response = get_response

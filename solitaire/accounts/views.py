@@ -284,9 +284,13 @@ def _account_page(
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def public_name(request: HttpRequest) -> HttpResponse:
-    """Choose the name the daily leaderboards and shared games show (empty: none)."""
+    """Choose the name the daily leaderboards and shared games show (empty: none). Its
+    address is where a refused name is answered, so a reload or Back there (a GET) goes to
+    the account page that holds the form."""
+    if request.method == "GET":
+        return redirect("account")
     form = PublicNameForm(request.POST, user=request.user)
     if not form.is_valid():
         return _account_page(request, EmailForm(instance=request.user), 400, name_form=form)

@@ -81,3 +81,14 @@ def test_the_key_is_stored_and_the_database_holds_it_unique():
     choose("alice", "Alice")
     assert Preferences.objects.get(user__username="alice").public_name_key == names.key("Alice")
     assert names.key("\u0410lice") == names.key("alice") != names.key("alicia")
+
+
+def test_a_reload_after_a_refused_name_goes_back_to_the_account_page():
+    """A refused name is answered at the name's address; reloading it (a GET) or coming Back
+    to it is the account page, not an error."""
+    get_user_model().objects.create_user("zoe", password="a long enough password")
+    client = Client()
+    client.login(username="zoe", password="a long enough password")
+    assert client.post(reverse("public_name"), {"public_name": "\u202ezoe"}).status_code == 400
+    again = client.get(reverse("public_name"))
+    assert again.status_code == 302 and again["Location"] == reverse("account")

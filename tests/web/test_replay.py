@@ -58,6 +58,9 @@ class TestReplay:
         html = response.content.decode()
         assert cards_drawn(html) == cards_expected(won, ply)
         assert f"Step {ply} of {won.ply}" in html
+        # The player's own replay is theirs alone: its address brings them back, it is not
+        # one to share (a stranger gets a 404; "Share this game" makes a public link).
+        assert "keep it to come back to this position" in html and "share it" not in html
 
     def test_the_last_ply_shows_the_won_game(self, client, won):
         html = client.get(at(won, won.ply)).content.decode()

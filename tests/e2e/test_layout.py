@@ -10,6 +10,7 @@
 """
 
 import pytest
+from django.conf import settings
 from django.db import OperationalError
 from playwright.sync_api import expect
 
@@ -496,3 +497,28 @@ def test_in_dark_mode_the_charts_wins_and_the_won_panels_links_read_clearly(
     )
     bar, dot, panel = won
     assert contrast(bar, panel) >= 3 and contrast(dot, panel) >= 3, won
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_the_toolbar_is_reached_by_tab_in_the_order_it_is_seen(laptop_page, live_server, language):
+    """WCAG 2.4.3: Tab goes through the toolbar left to right, row by row, as it is read;
+    Give up and a coming Finish last."""
+    from .test_hints import open_near_win
+
+    page = laptop_page
+    open_near_win(page, live_server, moves_left=5)
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    expect(page.locator("#finish-win")).to_be_visible()
+    boxes = page.locator("#controls").evaluate(
+        """c => [...c.querySelectorAll('button, a[href], summary')]
+            .filter(e => e.checkVisibility())
+            .map(e => { const r = e.getBoundingClientRect();
+                return [e.id || e.textContent.trim(), Math.round(r.top), Math.round(r.left)]; })"""
+    )
+    assert [b[0] for b in boxes][-2:] == ["give-up", "finish-win"]
+    rows = sorted(boxes, key=lambda b: (b[1], b[2]))
+    assert [b[0] for b in rows] == [b[0] for b in boxes], boxes

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from games.rules import VARIANTS
 
-from .conftest import BOARD, _close, _new_page, _quiet, card, legal_picks, open_deal, ply
+from .conftest import BOARD, STATE, _close, _new_page, _quiet, card, legal_picks, open_deal, ply
 from .table_figures import SIZES, covering, figures, is_phone
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -463,3 +463,35 @@ def test_a_mouse_is_told_of_one_tap_only_when_it_is_on_for_a_mouse(laptop_page, 
     page.reload()
     page.locator("#keys-help > summary").click()
     expect(said).to_be_visible()
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_on_a_tablet_upright_the_games_name_and_rules_link_are_whole(
+    browser, live_server, language
+):
+    context, page = _new_page(browser, {"width": 768, "height": 1024})
+    try:
+        context.add_cookies(
+            [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+        )
+        # A deal played before: the header says so too, on a third line of words.
+        open_deal(page, live_server, "forty-thieves", 123)
+        page.wait_for_load_state()
+        before = ply(page)
+        page.keyboard.press("d")  # a game counts once a move is made
+        expect(page.locator(STATE)).not_to_have_attribute("data-ply", str(before))
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.locator("#more > summary").click()
+        page.locator("#give-up").click()
+        expect(page.locator(BOARD)).to_have_attribute("data-status", "given-up")
+        open_deal(page, live_server, "forty-thieves", 123)
+        page.wait_for_load_state()
+        expect(page.locator(".play-area .deal-record")).to_be_visible()
+        cut = page.evaluate(
+            """() => [...document.querySelectorAll('.play-area .game-header > *')]
+                .filter(e => e.checkVisibility() && e.scrollWidth > e.clientWidth + 1)
+                .map(e => e.textContent.trim())"""
+        )
+        assert cut == [], f"cut short: {cut}"
+    finally:
+        _close(context, page)

@@ -150,6 +150,9 @@ def parse_record(text: str | bytes) -> Record:
             Reason("record-bad-version", {"value": _show(version), "supported": RECORD_VERSION})
         )
     variant = data.get("variant")
+    if variant is None and isinstance(data.get("games"), list):
+        # The file of all a player's games (its records under "games"), not one record.
+        raise RecordError(Reason("record-several-games", {"count": len(data["games"])}))
     if not isinstance(variant, str) or variant not in VARIANTS:
         raise RecordError(Reason("record-unknown-game", {"value": _show(variant)}))
     deal = data.get("deal")

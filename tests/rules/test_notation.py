@@ -148,6 +148,7 @@ BAD_DEAL = "lowest=1 highest=99999999999999999999"
         (record(version=True), "record-bad-version value=true supported=1"),
         (record(variant="spider"), 'record-unknown-game value="spider"'),
         (record(variant=None), "record-unknown-game value=null"),
+        ('{"version": 1, "games": [{}, {}, {}]}', "record-several-games count=3"),
         (record(deal=0), f"record-bad-deal value=0 {BAD_DEAL}"),
         (record(deal=10**20), f"record-bad-deal value=100000000000000000000 {BAD_DEAL}"),
         (record(deal=1.0), f"record-bad-deal value=1.0 {BAD_DEAL}"),

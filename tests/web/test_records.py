@@ -123,6 +123,8 @@ class TestImport:
             ('{"variant": "maria", "deal": 1, "moves": []}', 'no "version"'),
             ('{"version": 2, "variant": "maria", "deal": 1, "moves": []}', "unsupported"),
             ('{"version": 1, "variant": "golf", "deal": 1, "moves": []}', "unknown game"),
+            # The file of all a player's games is no record: it says so, not "unknown game".
+            ('{"version": 1, "player": null, "games": [{}, {}]}', "this file holds 2 games"),
             ('{"version": 1, "variant": "maria", "deal": 0, "moves": []}', "bad deal number"),
             ('{"version": 1, "variant": "maria", "deal": "7", "moves": []}', "bad deal number"),
             (

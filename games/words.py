@@ -442,13 +442,14 @@ def record_error_words(error: RecordError) -> str:
             # this site reads.
             return _("unsupported record version %(value)s (this site reads %(supported)d)") % words
         case "record-several-games":
-            return ngettext(
+            said = ngettext(
                 "this file holds %(count)d game, in a list of records: start from one record, "
                 "the one a game's own download gives",
                 "this file holds %(count)d games, in a list of records: start from one record, "
                 "the one a game's own download gives",
                 words["count"],
-            ) % words
+            )
+            return said % words
         case "record-unknown-game":
             # Translators: %(value)s is the game's id as the record writes it: "spider".
             return _("unknown game %(value)s") % words

@@ -56,6 +56,8 @@ record-not-json                    [line, column]    it is not JSON (where, when
 record-not-object                                    it is not a JSON object
 record-no-version                                    it has no "version"
 record-bad-version                 value, supported  its version is not ``supported``
+record-several-games               count             it is a list of ``count`` records under
+                                                     "games" (all a player's games), not one
 record-unknown-game                value             no game has the id ``value``
 record-bad-deal                    value, lowest,    its deal is not a whole number from
                                    highest           ``lowest`` to ``highest``

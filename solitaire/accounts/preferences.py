@@ -63,8 +63,12 @@ class PreferencesMiddleware:
             session = {}
         chosen = session.get(LANGUAGE_KEY)
         has_cookie = settings.LANGUAGE_COOKIE_NAME in request.COOKIES
-        in_path = translation.get_language_from_path(request.path_info)
-        adopt = chosen and not has_cookie and in_path is None
+        # The URL's language is looked for only on a device with no cookie (not on a move).
+        adopt = (
+            chosen
+            and not has_cookie
+            and translation.get_language_from_path(request.path_info) is None
+        )
         if adopt:
             translation.activate(chosen)
             request.LANGUAGE_CODE = chosen
@@ -79,8 +83,10 @@ class PreferencesMiddleware:
         # device came in on, where it has none and no choice was made: a page the player opened
         # (the browser's navigation), not what a service worker or a page fetches by itself
         # (the offline page of every language, the manifest).
-        came_in = in_path if request.headers.get("Sec-Fetch-Mode") == "navigate" else None
-        keep = chosen if adopt else (came_in if not (has_cookie or chosen) else None)
+        keep = chosen if adopt else None
+        opened = request.headers.get("Sec-Fetch-Mode") == "navigate"
+        if opened and not (keep or has_cookie or chosen):
+            keep = translation.get_language_from_path(request.path_info)
         if keep:
             response.set_cookie(
                 settings.LANGUAGE_COOKIE_NAME,

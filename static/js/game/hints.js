@@ -59,18 +59,20 @@ export function takeRefusal(detail) {
 export function requestEnded(detail) {
   const form = detail.elt;
   if (!detail.successful || !form.matches || !form.matches("[data-finish]")) return;
-  const region = document.getElementById("assist");
-  if (region) region.textContent = "";
+  putAway();
 }
 
-/** The answer's cross puts it away, and what it marked on the board with it. */
+/** The answer goes, and what it marked on the board with it. */
+function putAway() {
+  const region = document.getElementById("assist");
+  if (region) region.textContent = "";
+  const b = board();
+  if (b) clear(b);
+}
+
+/** The answer's cross puts it away. */
 export function listen() {
   document.addEventListener("click", (event) => {
-    const close = event.target.closest && event.target.closest("[data-assist-close]");
-    if (!close) return;
-    const region = document.getElementById("assist");
-    if (region) region.textContent = "";
-    const b = board();
-    if (b) clear(b);
+    if (event.target.closest && event.target.closest("[data-assist-close]")) putAway();
   });
 }
